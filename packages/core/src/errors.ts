@@ -114,11 +114,14 @@ export const CORE_ERRORS = {
         'the configuration has problems, such as an unknown or mistyped field or option, a value out of its range, options that contradict each other (`server.requestTimeout` below `server.headersTimeout`), two routes with the same method and path as written (paths that differ only in letter case, a trailing slash or a parameter’s name pass, though the route mounted first answers for both; see [Route triggers](../building-plugins/triggers.md#route-triggers)), an invalid `WEFT_LOG_LEVEL` (read only when `options.logger` is not given), two providers or plugins with the same id, no provider of `text-generation`, a capability a plugin requires that no provider offers, a `defaultProviders` entry that names no provider or one that does not offer the capability itself, a template that does not parse, a `bulkhead.limits` key that names no configured provider or plugin, plugins with Liquid templates while liquidjs, a dependency of `@weft/core`, cannot be imported (an install that lacks it, a page whose script did not download; the next `Runtime.init` tries the import again), or, in Node.js, plugins with route triggers while express and cors, the optional peer dependencies of the HTTP server in `@weft/core/node`, are not installed. The message lists every problem, one per line, each starting with the path, the variable or the owner at fault.',
       fix: 'correct each listed problem; the [configuration reference](./configuration.md) gives every option’s type, range and default. For route triggers, install the server’s peer dependencies with `npm install express cors`.',
     },
-    /** @claim errors-invalid-argument-no-server */
+    /**
+     * @claim errors-invalid-argument-no-server
+     * @claim errors-invalid-argument-route-path
+     */
     WEFT_INVALID_ARGUMENT: {
       summary: 'A constructor or method was given a value it cannot use.',
       raisedBy:
-        'constructors and methods of the core: `ServerManager`, `Scheduler`, `defineCapability`, `CapabilityRegistry`, `ModelManager`, `PluginRegistry`; in Node.js, for a runtime with no route trigger, `serverOf` and the `start` and `mount` of `runtime.server` (in a browser these two raise `WEFT_UNSUPPORTED_PLATFORM`); `update`, `remove` and `clear` of every first-party memory store',
+        'constructors and methods of the core: `ServerManager`, `Scheduler`, `defineCapability`, `CapabilityRegistry`, `ModelManager`, `PluginRegistry`; `Runtime.start`, for a route trigger whose path express cannot read, which `Runtime.init` does not check (the start then stops again); in Node.js, for a runtime with no route trigger, `serverOf` and the `start` and `mount` of `runtime.server` (in a browser these two raise `WEFT_UNSUPPORTED_PLATFORM`); `update`, `remove` and `clear` of every first-party memory store',
       raisers: [
         'core/src/capabilities/capability-registry.ts#CapabilityRegistry.addAliasGroup',
         'core/src/capabilities/capability-registry.ts#CapabilityRegistry.addTransform',
@@ -299,12 +302,15 @@ export const CORE_ERRORS = {
         'the runtime stopped in `cancel` mode, a draining stop ran out of `shutdownTimeoutMs`, or the runtime stopped before it was running (its start failed or was stopped, or it was never started), which cancels the tasks dispatched meanwhile. A task still waiting in the queue is rejected with this error, with status `503`, which a route trigger that lets it through answers as `503`. A running task is not rejected: its signal is aborted with this error as the reason, and `dispatch` resolves with the task, whose status is `cancelled`.',
       fix: 'expected during shutdown. Raise `shutdownTimeoutMs` if tasks are cut short in normal restarts.',
     },
-    /** @claim errors-coordinator-timeout */
+    /**
+     * @claim errors-coordinator-timeout
+     * @claim errors-coordinator-timeout-websocket
+     */
     WEFT_COORDINATOR_TIMEOUT: {
       summary: 'The space coordinator did not answer within its deadline.',
       status: 503,
       raisedBy:
-        '`Runtime.dispatch` and `Runtime.accept` (the coordinator’s `admit`), the scheduler (its `acquire`)',
+        '`Runtime.dispatch` and `Runtime.accept` (the coordinator’s `admit`), the scheduler (its `acquire`); `@weft/plugin-websocket` passes the `admit` one on as an `error` frame, with a generic message and the request id under which the log has the details',
       raisers: ['core/src/scheduler/bounded-coordinator.ts#BoundedCoordinator.timedOut'],
       cause:
         'the runtime’s `coordinator` did not record a new task within `options.coordinatorTimeoutMs` (15 s by default), or did not grant the space of a waiting task within `options.coordinatorAcquireTimeoutMs` (15 minutes by default). The message names the coordinator, the space and the option. The task was not accepted, or its space’s waiting tasks fail, and none of them runs: a ticket the coordinator hands out after the deadline is given back. HTTP triggers answer 503 without the details, which go to the log. Nothing needs restarting: the next task calls the coordinator again, and runs once it answers.',
@@ -491,6 +497,7 @@ export const CORE_ERRORS = {
     /**
      * @claim errors-bad-request-route-code
      * @claim errors-bad-request-route-4xx
+     * @claim errors-bad-request-4xx-hidden
      * @claim errors-missing-host
      * @claim errors-bad-request-not-object
      * @claim errors-bad-request-json-only
@@ -509,7 +516,7 @@ export const CORE_ERRORS = {
         'core/src/server/server-manager.ts#jsonTooDeep',
       ],
       cause:
-        'an HTTP request was malformed: its body, sent as `application/json`, is not JSON of an object or array (a bare `42`, `"text"` or `null` is refused too), is nested deeper than `server.maxJsonDepth`, is compressed but does not inflate, is larger than `server.bodyLimit` (answered `413`), or is in a charset or `Content-Encoding` the JSON parser does not decode (answered `415`); its body has chunk extensions larger than Node.js accepts (answered `413`); its headers, with its request line and so its URL, are larger than Node.js accepts (answered `431`); it is an HTTP/1.1 request whose `Expect` header does not name `100-continue` (answered `417`); its bytes are not HTTP, or it is an HTTP/1.1 request without a `Host` header; a path segment that a route’s `:name` captures is not valid percent-encoding (`Failed to decode param`); or it took longer to arrive than `server.headersTimeout` or `server.requestTimeout` (answered `408`). A route that sets its own `invalidBodyCode`, such as `@weft/plugin-chat`’s, answers a body that is not JSON of an object or array or nests too deep with that code instead (`WEFT_CHAT_INVALID_REQUEST`), still `400`. A body sent with another `Content-Type`, or without one, is neither parsed nor checked: the server reads it off and drops it, and the handler runs with no body. An error a route handler throws with another 4xx `status` (or `statusCode`) and no code of its own, such as a `422`, is answered with that status, its message and this code.',
+        'an HTTP request was malformed: its body, sent as `application/json`, is not JSON of an object or array (a bare `42`, `"text"` or `null` is refused too), is nested deeper than `server.maxJsonDepth`, is compressed but does not inflate, is larger than `server.bodyLimit` (answered `413`), or is in a charset or `Content-Encoding` the JSON parser does not decode (answered `415`); its body has chunk extensions larger than Node.js accepts (answered `413`); its headers, with its request line and so its URL, are larger than Node.js accepts (answered `431`); it is an HTTP/1.1 request whose `Expect` header does not name `100-continue` (answered `417`); its bytes are not HTTP, or it is an HTTP/1.1 request without a `Host` header; a path segment that a route’s `:name` captures is not valid percent-encoding (`Failed to decode param`); or it took longer to arrive than `server.headersTimeout` or `server.requestTimeout` (answered `408`). A route that sets its own `invalidBodyCode`, such as `@weft/plugin-chat`’s, answers a body that is not JSON of an object or array or nests too deep with that code instead (`WEFT_CHAT_INVALID_REQUEST`), still `400`. A body sent with another `Content-Type`, or without one, is neither parsed nor checked: the server reads it off and drops it, and the handler runs with no body. An error a route handler throws with another 4xx `status` (or `statusCode`) and no code of its own, such as a `422`, is answered with that status, its message and this code; one made with `expose: false` gets its status’s reason phrase in place of its message, which goes to the log (see [HTTP statuses](#http-statuses)).',
       fix: 'the client must send a valid request within the limits, without pausing halfway.',
     },
     /** @claim errors-too-many-connections */

@@ -787,7 +787,7 @@ describe('ServerManager', () => {
     });
   });
 
-  it('hides the message of a 4xx error made with expose: false, answering its status, code and reason phrase, and logs it under the request id [claim:tsdoc-weft-error-expose] [claim:trig-4xx-hidden] [claim:obs-request-refused] [claim:errors-4xx-message-hidden] [claim:wp-error-answers]', async () => {
+  it('hides the message of a 4xx error made with expose: false, answering its status, code and reason phrase, and logs it under the request id [claim:tsdoc-weft-error-expose] [claim:trig-4xx-hidden] [claim:obs-request-refused] [claim:errors-4xx-message-hidden] [claim:wp-error-answers] [claim:errors-bad-request-4xx-hidden]', async () => {
     const { logger, lines } = capturingLogger();
     const server = await serve(
       throwingRoutes({

@@ -1584,10 +1584,14 @@ describe('WebSocketPlugin defaults', () => {
 
 describe('a coordinator that cannot take work', () => {
   /**
-   * Sends one message through a plugin whose coordinator refuses every task with `failure`, and
-   * returns the error frame that answered it, the client and the runtime's log lines.
+   * Sends one message through a plugin whose coordinator refuses every task with `failure` (or
+   * never answers its `admit`, for `'hangs'`), and returns the error frame that answered it, the
+   * client and the runtime's log lines.
    */
-  async function refusedBy(failure: Error): Promise<{
+  async function refusedBy(
+    failure: Error | 'hangs',
+    deadlines: { coordinatorTimeoutMs?: number } = {},
+  ): Promise<{
     refusal: Extract<ServerFrame, { type: 'error' }>;
     client: Client;
     logs: LogLine[];
@@ -1596,7 +1600,8 @@ describe('a coordinator that cannot take work', () => {
       id: 'refusing',
       init: () => Promise.resolve(),
       shutdown: () => Promise.resolve(),
-      admit: () => Promise.reject(failure),
+      admit: () =>
+        failure === 'hangs' ? new Promise<never>(() => undefined) : Promise.reject(failure),
       acquire: () => new Promise<never>(() => undefined),
       release: () => Promise.resolve(),
     };
@@ -1607,7 +1612,7 @@ describe('a coordinator that cannot take work', () => {
       memory: new InMemoryMemoryProvider(),
       plugins: [plugin],
       coordinator,
-      options: { logger },
+      options: { logger, ...deadlines },
     });
     stopAfterTest(runtime);
     await runtime.start();
@@ -1638,6 +1643,20 @@ describe('a coordinator that cannot take work', () => {
     expect(refusal.message).toMatch(/try again/);
     const logged = logs.find((line) => line.requestId === refusal.requestId);
     expect(JSON.stringify(logged)).toContain('lost the lock connection');
+  });
+
+  it("passes the core's WEFT_COORDINATOR_TIMEOUT on to the client when admit does not answer within coordinatorTimeoutMs, with the log's request id rather than its message [claim:errors-coordinator-timeout-websocket]", async () => {
+    const { refusal, logs } = await refusedBy('hangs', { coordinatorTimeoutMs: 200 });
+    expect(refusal).toMatchObject({
+      type: 'error',
+      id: 'm1',
+      code: 'WEFT_COORDINATOR_TIMEOUT',
+      docsUrl: expect.stringContaining('#weft_coordinator_timeout'),
+    });
+    expect(refusal.message).not.toContain('coordinatorTimeoutMs');
+    expect(refusal.message).toMatch(/try again/);
+    const logged = logs.find((line) => line.requestId === refusal.requestId);
+    expect(JSON.stringify(logged)).toContain('did not record a task of space');
   });
 
   it('answers WEFT_WS_INTERNAL with the request id when the coordinator fails with an error of no known code [claim:wsreadme-error-codes] [claim:errors-ws-internal]', async () => {

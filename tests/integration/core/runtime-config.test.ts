@@ -248,7 +248,7 @@ describe('Runtime.init configuration checks', () => {
     ]);
   });
 
-  it('fails the start with WEFT_INVALID_ARGUMENT naming the plugin and the route when express cannot read a path, and stops again [claim:trig-route-path-unreadable] [claim:obs-rollback-on-timeout] [claim:plugin-route-path-at-start]', async () => {
+  it('fails the start with WEFT_INVALID_ARGUMENT naming the plugin and the route when express cannot read a path, and stops again [claim:trig-route-path-unreadable] [claim:obs-rollback-on-timeout] [claim:plugin-route-path-at-start] [claim:errors-invalid-argument-route-path]', async () => {
     // Runtime.init checks the leading slash only.
     const download: TriggerRoute = {
       type: 'route',
