@@ -395,7 +395,7 @@ describe('task deadline', () => {
     expect(model.requests).toHaveLength(1);
   });
 
-  it('still makes a memory call an executor makes after its task timed out: memory calls carry no signal [claim:task-late-memory-call-made]', async () => {
+  it('does not make a memory call an executor makes after its task timed out: it rejects with the timeout and stores nothing [claim:task-late-memory-call-refused]', async () => {
     const late = deferred();
     let outcome: unknown;
     const ignores = recordingExecutor('late', async (_task, context) => {
@@ -415,9 +415,9 @@ describe('task deadline', () => {
     expect(task.status).toBe('failed');
     late.resolve();
     await waitFor(() => outcome !== undefined);
-    expect(outcome).not.toBeInstanceOf(Error);
+    expect(String(outcome)).toContain('WEFT_TASK_TIMEOUT');
     const notes = await memory.query({ space: 'a', kind: 'note' });
-    expect(notes.map((note) => note.content)).toEqual(['written late']);
+    expect(notes).toEqual([]);
   });
 
   it('gives each task its own signal, so listeners do not pile up on one [claim:wp-deadline]', async () => {
