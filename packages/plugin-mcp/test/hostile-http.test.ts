@@ -38,7 +38,7 @@ async function expectEchoStillStanding(running: TestAgent, message: string): Pro
 }
 
 describe('McpPlugin against a server whose background stream is one endless event', () => {
-  it('cuts the stream at the event limit with a log line, keeps memory bounded and calls working [claim:mcpdoc-http-flood] [claim:prod-mcp-size-time] [claim:mcp-http-stream-bound] [claim:mcp-http-flood] [claim:mcp-http-agent-up] [claim:tsdoc-mcp-bounded-fetch-get]', async () => {
+  it('cuts the stream at the event limit with a log line, opens it again, keeps memory bounded and calls working [claim:mcpdoc-http-flood] [claim:prod-mcp-size-time] [claim:mcp-http-stream-bound] [claim:mcp-http-flood] [claim:mcp-http-agent-up] [claim:tsdoc-mcp-bounded-fetch-get]', async () => {
     server = await startFloodingServer();
     agent = await startAgent(
       await McpPlugin.connect({
@@ -69,10 +69,30 @@ describe('McpPlugin against a server whose background stream is one endless even
     expect(server.streamBytes.length).toBeGreaterThanOrEqual(1);
     for (const bytes of server.streamBytes)
       expect(bytes).toBeLessThan(EVENT_LIMIT + 16 * 1024 * 1024);
-    // Reopened after 1 s, then 2 s: not at once, as the server's `retry: 0` asked.
+    // Reopened after 1 s, then 2 s: not at once, as the server's `retry: 0` asked, but reopened.
+    expect(server.streamsOpened()).toBeGreaterThanOrEqual(2);
     expect(server.streamsOpened()).toBeLessThanOrEqual(4);
 
     await expectEchoStillStanding(agent, 'echo through the flood');
+  }, 30_000);
+});
+
+describe('McpPlugin against a server whose background stream carries an answer to a call, then floods', () => {
+  it('cuts the stream at the event limit, and the SDK opens no new one, since an answer came on it; calls keep working [claim:mcp-readme-stream-not-reopened-after-answer]', async () => {
+    server = await startFloodingServer({ stream: 'answer-then-floods' });
+    agent = await startAgent(
+      await McpPlugin.connect({
+        servers: [{ name: 'flood', url: server.url, tools: ['echo'] }],
+        maxResultBytes: MAX_RESULT_BYTES,
+      }),
+      [{ steps: [{ pluginId: 'mcp', action: 'flood.echo' }] }, { text: 'still standing' }],
+    );
+    // The stream was cut at the event limit, as the endless event alone is.
+    await expect.poll(() => server?.streamBytes.length ?? 0, { timeout: 10_000 }).toBe(1);
+    // Past the 1 s and 2 s after which a stream without an answer on it is opened again.
+    await new Promise((resolve) => setTimeout(resolve, 3_500));
+    expect(server.streamsOpened()).toBe(1);
+    await expectEchoStillStanding(agent, 'echo without a background stream');
   }, 30_000);
 });
 

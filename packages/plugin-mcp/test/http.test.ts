@@ -776,60 +776,83 @@ describe('McpPlugin against a streamable HTTP server whose answer to a call is n
 });
 
 describe('McpPlugin over a network that drops packets without refusing them', () => {
-  it('fails a call that needs a new connection with WEFT_MCP_UNAVAILABLE when fetch gives up connecting (10 s) before callTimeoutMs, and reconnects [claim:mcpdoc-http-connect-dropped]', async () => {
-    server = await serveOverHttp();
-    const relay = spawn(
-      process.execPath,
-      [
-        fileURLToPath(new URL('./fixtures/silent-relay.mjs', import.meta.url)),
-        new URL(server.url).port,
-      ],
-      { stdio: ['pipe', 'pipe', 'inherit'] },
-    );
-    const lines = createInterface({ input: relay.stdout });
-    const nextLine = () => once(lines, 'line').then(([line]) => String(line));
-    const filling: Socket[] = [];
-    try {
-      const port = Number(await nextLine());
-      const url = new URL(server.url);
-      url.port = String(port);
-      agent = await startAgent(
-        await McpPlugin.connect({
-          servers: [{ name: 'web', url: url.href, tools: ['echo'] }],
-          callTimeoutMs: 15_000,
-          reconnectDelayMs: 50,
-        }),
-        [plan('echo'), { text: 'before' }, plan('echo'), { text: 'during' }],
-      );
-      expect((await agent.run('echo before')).chain[1]).toMatchObject({ type: 'result' });
-      // Every open connection closes; then the relay stops and its accept queue fills, so the
-      // kernel drops the next connection's SYN without an answer, as a dropping firewall does.
-      relay.stdin.write('cut\n');
-      expect(await nextLine()).toBe('cut');
-      relay.kill('SIGSTOP');
-      for (let index = 0; index < 3; index += 1) {
-        const socket = netConnect(port, '127.0.0.1');
-        socket.on('error', () => undefined);
-        filling.push(socket);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      const started = Date.now();
-      const task = await agent.run('echo while packets are dropped');
-      const elapsed = Date.now() - started;
-      expect(task.chain[1]?.error).toMatch(
+  it.each([
+    {
+      what: 'under callTimeoutMs 15 s: UNAVAILABLE',
+      callTimeoutMs: 15_000,
+      error:
         /disconnected during the call of tool "echo"; the plugin is reconnecting\. \[WEFT_MCP_UNAVAILABLE\]/,
+      // The fetch of Node.js (undici) gives up connecting after 10 s, well before callTimeoutMs.
+      within: [9_000, 14_000],
+      reconnects: true,
+    },
+    {
+      what: 'under callTimeoutMs 2 s: TIMEOUT, kept',
+      callTimeoutMs: 2_000,
+      error: /did not answer within 2000 ms \(callTimeoutMs\)\. \[WEFT_MCP_TIMEOUT\]/,
+      within: [1_800, 5_000],
+      reconnects: false,
+    },
+  ])(
+    'fails a call that needs a new connection, which fetch gives up after 10 s, $what (WEFT_MCP_UNAVAILABLE and a reconnection past 10 s, WEFT_MCP_TIMEOUT and none before) [claim:mcpdoc-http-connect-dropped] [claim:mcp-readme-http-connect-dropped]',
+    async ({ callTimeoutMs, error, within, reconnects }) => {
+      server = await serveOverHttp();
+      const relay = spawn(
+        process.execPath,
+        [
+          fileURLToPath(new URL('./fixtures/silent-relay.mjs', import.meta.url)),
+          new URL(server.url).port,
+        ],
+        { stdio: ['pipe', 'pipe', 'inherit'] },
       );
-      // Node's fetch (undici) gives up connecting after 10 s, well before callTimeoutMs.
-      expect(elapsed).toBeGreaterThanOrEqual(9_000);
-      expect(elapsed).toBeLessThan(14_000);
-      const messages = agent.logs.map((line) => line.msg);
-      expect(messages).toContain('MCP call lost its connection');
-      expect(messages).toContain('MCP server disconnected; reconnecting');
-    } finally {
-      for (const socket of filling) socket.destroy();
-      relay.kill('SIGKILL');
-      relay.kill('SIGCONT');
-      lines.close();
-    }
-  }, 30_000);
+      const lines = createInterface({ input: relay.stdout });
+      const nextLine = () => once(lines, 'line').then(([line]) => String(line));
+      const filling: Socket[] = [];
+      try {
+        const port = Number(await nextLine());
+        const url = new URL(server.url);
+        url.port = String(port);
+        agent = await startAgent(
+          await McpPlugin.connect({
+            servers: [{ name: 'web', url: url.href, tools: ['echo'] }],
+            callTimeoutMs,
+            reconnectDelayMs: 50,
+          }),
+          [plan('echo'), { text: 'before' }, plan('echo'), { text: 'during' }],
+        );
+        expect((await agent.run('echo before')).chain[1]).toMatchObject({ type: 'result' });
+        // Every open connection closes; then the relay stops and its accept queue fills, so the
+        // kernel drops the next connection's SYN without an answer, as a dropping firewall does.
+        relay.stdin.write('cut\n');
+        expect(await nextLine()).toBe('cut');
+        relay.kill('SIGSTOP');
+        for (let index = 0; index < 3; index += 1) {
+          const socket = netConnect(port, '127.0.0.1');
+          socket.on('error', () => undefined);
+          filling.push(socket);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const started = Date.now();
+        const task = await agent.run('echo while packets are dropped');
+        const elapsed = Date.now() - started;
+        expect(task.chain[1]?.error).toMatch(error);
+        expect(elapsed).toBeGreaterThanOrEqual(within[0] ?? 0);
+        expect(elapsed).toBeLessThan(within[1] ?? 0);
+        const messages = agent.logs.map((line) => line.msg);
+        if (reconnects) {
+          expect(messages).toContain('MCP call lost its connection');
+          expect(messages).toContain('MCP server disconnected; reconnecting');
+        } else {
+          expect(messages).not.toContain('MCP call lost its connection');
+          expect(messages).not.toContain('MCP server disconnected; reconnecting');
+        }
+      } finally {
+        for (const socket of filling) socket.destroy();
+        relay.kill('SIGKILL');
+        relay.kill('SIGCONT');
+        lines.close();
+      }
+    },
+    30_000,
+  );
 });
