@@ -136,7 +136,7 @@ describe('a coordinator whose admit never settles', () => {
 });
 
 describe('an HTTP trigger in front of a coordinator that hangs', () => {
-  it('answers the chat request 503 WEFT_COORDINATOR_TIMEOUT, without the message, once coordinatorTimeoutMs has passed [claim:errors-coordinator-timeout] [claim:cfg-coordinator-timeout]', async () => {
+  it('answers the chat request 503 WEFT_COORDINATOR_TIMEOUT, without the message, once coordinatorTimeoutMs has passed [claim:errors-coordinator-timeout] [claim:cfg-coordinator-timeout] [claim:errors-503-sources]', async () => {
     const coordinator = new HangingCoordinator();
     coordinator.hang.admit = true;
     const { runtime } = await makeRuntime({
