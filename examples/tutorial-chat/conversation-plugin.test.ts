@@ -229,7 +229,7 @@ describe('the conversation route', () => {
     );
   });
 
-  it('answers 502 with a short message, the task id and status when the model is down, and writes the details to the log [claim:tut-502-no-internals] [claim:errors-502-cause]', async () => {
+  it('answers 502 with a short message, the task id and status when the model is down, and writes the details to the log, without a code [claim:tut-502-no-internals] [claim:errors-502-cause] [claim:errors-502-code]', async () => {
     server = await startFakeChatServer();
     const modelUrl = server.baseUrl;
     await server.close();
@@ -259,6 +259,7 @@ describe('the conversation route', () => {
     expect(body.error.message).toBe(
       'The assistant could not answer; try again.',
     );
+    expect(body.error).not.toHaveProperty('code');
     const host = new URL(modelUrl).host;
     expect(JSON.stringify(body)).not.toContain(host);
     const noReply = lines

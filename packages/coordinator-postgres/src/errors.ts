@@ -111,7 +111,8 @@ export const COORDINATOR_ERRORS = {
     WEFT_COORDINATOR_CONNECTION_LOST: {
       summary: 'The connection holding this instance’s locks dropped.',
       status: 503,
-      raisedBy: '`Runtime.accept`, `Runtime.dispatch`, and running tasks’ signals',
+      raisedBy:
+        '`Runtime.accept`, `Runtime.dispatch`, the scheduler, for a task waiting for its space, and running tasks’ signals',
       raisers: ['coordinator-postgres/src/coordinator.ts#PostgresSpaceCoordinator.connectionLost'],
       cause:
         'the coordinator’s lock connection closed (the server restarted, a network failure, or an error recording a finished task), so PostgreSQL released this instance’s locks and whichever instance sweeps first takes its unfinished tasks over; its running tasks are aborted, its waiting ones fail with this code, and it accepts no new ones until it has reconnected, which it does by itself with a growing delay (`reconnectDelayMs`, `reconnectMaxDelayMs`). Tasks it had accepted still run, on another instance or on this one once it is back.',

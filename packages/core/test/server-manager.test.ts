@@ -180,7 +180,7 @@ describe('ServerManager', () => {
     expect(seen).toBe(runtime);
   });
 
-  it('answers malformed JSON with a 400 JSON error [claim:trig-400-json] [claim:triggers-error-body-docs-url] [claim:triggers-invalid-body-code] [claim:gs-malformed] [claim:stability-http-public]', async () => {
+  it('answers malformed JSON with a 400 JSON error [claim:trig-400-json] [claim:triggers-error-body-docs-url] [claim:triggers-invalid-body-code] [claim:gs-malformed] [claim:stability-http-public] [claim:errors-400-codes]', async () => {
     const server = await serve([echo]);
     const response = await post(`${server.url}/echo`, '{"a":');
     expect(response.status).toBe(400);
@@ -244,7 +244,7 @@ describe('ServerManager', () => {
     expect(ran).toBe(true);
   });
 
-  it("answers a body that is not JSON of an object or array with the route's invalidBodyCode [claim:httpchat-400-malformed-json] [claim:httpchat-authenticate] [claim:trig-400-json] [claim:triggers-invalid-body-code] [claim:errors-bad-request-route-code] [claim:errors-chat-invalid-request-body]", async () => {
+  it("answers a body that is not JSON of an object or array with the route's invalidBodyCode [claim:httpchat-400-malformed-json] [claim:httpchat-authenticate] [claim:trig-400-json] [claim:triggers-invalid-body-code] [claim:errors-bad-request-route-code] [claim:errors-chat-invalid-request-body] [claim:errors-400-codes]", async () => {
     let ran = false;
     const own = route({
       invalidBodyCode: 'WEFT_CHAT_INVALID_REQUEST',

@@ -540,7 +540,7 @@ describe('ChatPlugin', () => {
     expect(model.requests).toHaveLength(0);
   });
 
-  it('answers 400 for a body that is not JSON [claim:httpchat-body] [claim:httpchat-400] [claim:httpchat-row-400] [claim:httpchat-request-id] [claim:chat-400]', async () => {
+  it('answers 400 for a body that is not JSON [claim:httpchat-body] [claim:httpchat-400] [claim:httpchat-row-400] [claim:httpchat-request-id] [claim:chat-400] [claim:errors-400-codes]', async () => {
     const { runtime } = await boot([]);
     const response = await fetch(`${runtime.server.url}/chat`, { method: 'POST', body: 'hello' });
     expect(response.status).toBe(400);
@@ -638,7 +638,7 @@ describe('ChatPlugin', () => {
     });
   });
 
-  it('answers 502 without the internal error text, which is logged under the task id [claim:httpchat-row-502] [claim:httpchat-docs-url] [claim:httpchat-502-generic] [claim:httpchat-502-log] [claim:chat-502] [claim:chat-readme-error-docs-url] [claim:tsdoc-chat-502] [claim:errors-502-cause]', async () => {
+  it('answers 502 without the internal error text, which is logged under the task id [claim:httpchat-row-502] [claim:httpchat-docs-url] [claim:httpchat-502-generic] [claim:httpchat-502-log] [claim:chat-502] [claim:chat-readme-error-docs-url] [claim:tsdoc-chat-502] [claim:errors-502-cause] [claim:errors-502-code]', async () => {
     const failing: ScriptedResponse = () => {
       throw new Error(
         'connect ECONNREFUSED 127.0.0.1:5432 (postgres://agent:hunter2@db.internal/agent)',

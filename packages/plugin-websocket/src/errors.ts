@@ -168,7 +168,7 @@ export const WS_ERRORS = {
       raisedBy: 'the websocket connection',
       raisers: ['plugin-websocket/src/connection.ts#ChatConnection.run'],
       cause:
-        'the task ended without a reply, usually because the model failed. A message whose task was accepted but never ran ends this way too, as `failed`: the space coordinator could not give it its space (`WEFT_COORDINATOR_ACQUIRE_TIMEOUT`, or `WEFT_COORDINATOR_CONNECTION_LOST` while it waited), or a stop in `cancel` mode, or a draining stop that ran out of `shutdownTimeoutMs`, dropped it from the queue (`WEFT_TASK_CANCELLED`). The frame carries the task id and the request id, and its message says how the task ended (such as `failed`); the cause is in the runtime’s log under the task id.',
+        'the task ended without a reply, usually because the model failed. A message whose task was accepted but never ran ends this way too, as `failed`: the space coordinator could not give it its space (`WEFT_COORDINATOR_ACQUIRE_TIMEOUT`, or `WEFT_COORDINATOR_CONNECTION_LOST` while it waited), or did not within the runtime’s `coordinatorAcquireTimeoutMs` (`WEFT_COORDINATOR_TIMEOUT`), or a stop in `cancel` mode, or a draining stop that ran out of `shutdownTimeoutMs`, dropped it from the queue (`WEFT_TASK_CANCELLED`). The frame carries the task id and the request id, and its message says how the task ended (such as `failed`); the cause is in the runtime’s log under the task id.',
       fix: 'search the log for the task id, and see the code of the step that failed.',
     },
     /** @claim errors-ws-internal */

@@ -1714,6 +1714,41 @@ describe('a coordinator that cannot take work', () => {
     expect(JSON.stringify(logged)).toContain('WEFT_COORDINATOR_ACQUIRE_TIMEOUT');
   });
 
+  it('answers WEFT_WS_NO_REPLY, as failed, to an accepted message whose coordinator did not grant its space within coordinatorAcquireTimeoutMs [claim:errors-ws-no-reply-never-ran]', async () => {
+    const coordinator: SpaceCoordinator = {
+      id: 'hangs',
+      init: () => Promise.resolve(),
+      shutdown: () => Promise.resolve(),
+      admit: () => Promise.resolve(1),
+      acquire: () => new Promise(() => undefined),
+      release: () => Promise.resolve(),
+    };
+    const { logger, lines: logs } = capturingLogger('info');
+    const model = new ScriptedModelProvider({ fallback: echoModel });
+    const plugin = new WebSocketPlugin({ port: 0, trustClientUser: true });
+    const runtime = await Runtime.init({
+      models: [model],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [plugin],
+      coordinator,
+      options: { logger, coordinatorAcquireTimeoutMs: 50 },
+    });
+    stopAfterTest(runtime);
+    await runtime.start();
+    const client = await open(plugin.url as string);
+    client.send(message('m1', 'hello'));
+    const accepted = await client.next();
+    expect(accepted).toMatchObject({ type: 'accepted', id: 'm1' });
+    const { taskId } = accepted as { taskId: string };
+    const error = await client.next();
+    expect(error).toMatchObject({ type: 'error', id: 'm1', code: 'WEFT_WS_NO_REPLY', taskId });
+    expect((error as { message: string }).message).toMatch(/the task failed without one/);
+    expect(model.requests).toHaveLength(0);
+    const logged = logs.find((line) => line.msg === 'websocket: task ended without a reply');
+    expect(logged).toMatchObject({ taskId, status: 'failed' });
+    expect(JSON.stringify(logged)).toContain('WEFT_COORDINATOR_TIMEOUT');
+  });
+
   it('answers WEFT_WS_NO_REPLY, as failed, to an accepted message that a stop in cancel mode dropped from the queue [claim:errors-ws-no-reply-never-ran]', async () => {
     // One worker, held by the first message's reply until the stop aborts the task's signal:
     // the second message waits in the queue, where the stop cancels it.

@@ -136,7 +136,7 @@ describe('a coordinator whose admit never settles', () => {
 });
 
 describe('an HTTP trigger in front of a coordinator that hangs', () => {
-  it('answers the chat request 503 WEFT_COORDINATOR_TIMEOUT, without the message, once coordinatorTimeoutMs has passed [claim:errors-coordinator-timeout] [claim:cfg-coordinator-timeout]', async () => {
+  it('answers the chat request 503 WEFT_COORDINATOR_TIMEOUT, without the message, once coordinatorTimeoutMs has passed [claim:errors-coordinator-timeout] [claim:cfg-coordinator-timeout] [claim:errors-503-sources]', async () => {
     const coordinator = new HangingCoordinator();
     coordinator.hang.admit = true;
     const { runtime } = await makeRuntime({
@@ -159,7 +159,7 @@ describe('an HTTP trigger in front of a coordinator that hangs', () => {
 });
 
 describe('a coordinator whose acquire never settles', () => {
-  it('fails the waiting dispatch with WEFT_COORDINATOR_TIMEOUT after coordinatorAcquireTimeoutMs, gives a late grant back, and runs the next task once acquire answers [claim:cfg-coordinator-acquire-timeout] [claim:index-dispatch-coordinator-timeout] [claim:tsdoc-space-coordinator-deadlines] [claim:errors-coordinator-timeout] [claim:tsdoc-runtime-dispatch-coordinator-timeout] [claim:scaling-coordinator-deadlines] [claim:task-coordinator-acquire-timeout]', async () => {
+  it('fails the waiting dispatch with WEFT_COORDINATOR_TIMEOUT after coordinatorAcquireTimeoutMs, gives a late grant back, and runs the next task once acquire answers [claim:cfg-coordinator-acquire-timeout] [claim:index-dispatch-coordinator-timeout] [claim:tsdoc-space-coordinator-deadlines] [claim:errors-coordinator-timeout] [claim:tsdoc-runtime-dispatch-coordinator-timeout] [claim:scaling-coordinator-deadlines] [claim:task-coordinator-acquire-timeout] [claim:errors-503-sources]', async () => {
     const coordinator = new HangingCoordinator();
     coordinator.hang.acquire = true;
     const { runtime, model, work } = await runtimeWith(coordinator, {

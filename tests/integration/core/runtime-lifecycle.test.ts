@@ -1548,7 +1548,7 @@ describe('Runtime dispatch input checks', () => {
     expect(error.message).toContain('invalid space id "has space"');
   });
 
-  it('answers 400 WEFT_INVALID_SPACE to an HTTP client whose request names an invalid space [claim:sp-dispatch-400]', async () => {
+  it('answers 400 WEFT_INVALID_SPACE to an HTTP client whose request names an invalid space [claim:sp-dispatch-400] [claim:errors-400-coordinator-arrival]', async () => {
     const plugin = echoPlugin({
       triggers: [
         {
@@ -1581,12 +1581,13 @@ describe('Runtime dispatch input checks', () => {
     expect(model.requests).toHaveLength(0);
   });
 
-  it('rejects an unknown plugin with status 400, naming it [claim:trig-space-400-row] [claim:task-dispatch-rejects-bad-input] [claim:tsdoc-runtime-dispatch-400] [claim:index-dispatch-rejects]', async () => {
+  it('rejects an unknown plugin with status 400 and WEFT_UNKNOWN_PLUGIN, naming it [claim:trig-space-400-row] [claim:task-dispatch-rejects-bad-input] [claim:tsdoc-runtime-dispatch-400] [claim:index-dispatch-rejects] [claim:errors-400-coordinator-arrival]', async () => {
     const { runtime } = await makeRuntime();
     const error = await errorOf(
       runtime.dispatch({ pluginId: 'ghost', triggerId: 'manual', space: 's' }),
     );
     expect(error.status).toBe(400);
+    expect(WeftError.is(error, 'WEFT_UNKNOWN_PLUGIN')).toBe(true);
     expect(error.message).toContain('no plugin "ghost"');
   });
 });
