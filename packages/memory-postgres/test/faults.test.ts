@@ -3,6 +3,7 @@
  * lock, a server that refuses or never answers at init, and an outage longer than the
  * reconnect window.
  */
+import { randomUUID } from 'node:crypto';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { inspect } from 'node:util';
 import { Writable } from 'node:stream';
@@ -530,6 +531,65 @@ describe('PostgresMemoryProvider under faults', () => {
     await memory.store({ space: 'up', kind: 'note', content: 2, metadata: {} });
     expect((await memory.query({})).map((each) => each.space)).toEqual(['up']);
   }, 60_000);
+
+  it('passes on PostgreSQL’s 28P01 at once, without retrying, when the server rejects the login after init [claim:pg-readme-login-rejected-after-init]', async () => {
+    const role = `relogin_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+    await db.sql(`CREATE ROLE ${role} LOGIN PASSWORD 'first-pw'`);
+    const schema = db.newSchema();
+    await db.sql(`CREATE SCHEMA "${schema}" AUTHORIZATION ${role}`);
+    const url = new URL(db.url());
+    url.username = role;
+    url.password = 'first-pw';
+    // Idle connections close at once, so the store after the change must log in again.
+    const memory = db.create({
+      connectionString: url.toString(),
+      schema,
+      pool: { idleTimeoutMs: 1, reconnectTimeoutMs: 10_000 },
+    });
+    try {
+      await memory.init();
+      await db.sql(`ALTER ROLE ${role} PASSWORD 'second-pw'`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const started = Date.now();
+      const failure = await memory
+        .store({ space: 'relogin', kind: 'note', content: 1, metadata: {} })
+        .catch((error: unknown) => error);
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(WeftError.is(failure)).toBe(false);
+      expect(failure).toMatchObject({ code: '28P01' });
+      expect(everything(failure)).not.toContain('first-pw');
+    } finally {
+      await memory.shutdown();
+      await db.sql(`DROP SCHEMA "${schema}" CASCADE`);
+      await db.sql(`DROP ROLE ${role}`);
+    }
+  });
+
+  it('lets the attempt under way when the reconnect window ends run its course, so a call fails up to connectionTimeoutMs after it [claim:pg-readme-reconnect-last-attempt]', async () => {
+    const { proxy, memory } = await behindHangableProxy({
+      connectionTimeoutMs: 1500,
+      reconnectTimeoutMs: 300,
+      idleTimeoutMs: 1,
+    });
+    try {
+      await memory.init();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      proxy.hang(true);
+      const started = Date.now();
+      const failure = await memory
+        .store({ space: 'hung', kind: 'note', content: 1, metadata: {} })
+        .catch((error: unknown) => error);
+      const took = Date.now() - started;
+      expect(WeftError.is(failure, 'WEFT_POSTGRES_UNAVAILABLE')).toBe(true);
+      expect((failure as Error).message).toMatch(/Connection terminated due to connection timeout/);
+      // Past the 300 ms window by the one connection attempt that started within it.
+      expect(took).toBeGreaterThanOrEqual(1400);
+      expect(took).toBeLessThan(1500 + 300 + 1000);
+    } finally {
+      await memory.shutdown();
+      await proxy.close();
+    }
+  }, 30_000);
 
   it('fails a remove and a clear whose connections broke while they ran with WEFT_POSTGRES_UNAVAILABLE, saying the outcome is unknown, and does not retry them [claim:mpo-pg-timeouts] [claim:mpo-pg-remove-broken] [claim:pg-readme-unavailable-row] [claim:pg-remove-retry]', async () => {
     const memory = await db.open({ id: 'broken-remove', pool: { statementTimeoutMs: 20_000 } });

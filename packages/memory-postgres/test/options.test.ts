@@ -170,6 +170,31 @@ describe('PostgresMemoryProvider options', () => {
     expect(error.message).toContain('must start with postgres:// or postgresql://, got mysql://');
   });
 
+  it('refuses a string pg would read as another server or database: postgres: without //, or white space around the URL [claim:pg-url-schemes]', () => {
+    // pg reads "postgres:weft" as database "eft", and " postgres://..." as a host named "base".
+    for (const connectionString of [
+      'postgres:weft',
+      'postgresql:/agents',
+      ' postgres://weft:hunter2@db.internal:6543/agents',
+      '\tpostgres://weft:hunter2@db.internal:6543/agents',
+    ]) {
+      const error = rejection({ connectionString });
+      expect(error.code, connectionString).toBe('WEFT_POSTGRES_INVALID_OPTIONS');
+      expect(error.message, connectionString).toContain(
+        'must start with postgres:// or postgresql://, with nothing before it',
+      );
+      expect(error.message).not.toContain('hunter2');
+    }
+    const trailing = rejection({
+      connectionString: 'postgres://weft:hunter2@db.internal:6543/agents ',
+    });
+    expect(trailing.message).toContain('"connectionString" must not end with white space');
+    expect(trailing.message).not.toContain('hunter2');
+    expect(
+      new PostgresMemoryProvider({ connectionString: 'POSTGRES://weft@db.internal/agents' }).id,
+    ).toBe('postgres');
+  });
+
   it('connects once in init, without the retries reconnectTimeoutMs allows its operations [claim:pg-readme-connection-timeout-option]', async () => {
     // A peer that accepts and closes every connection: pg sees it break before the login.
     const sockets: Socket[] = [];
