@@ -201,7 +201,7 @@ export const serverOptionsSchema = z
       .default('1mb')
       .meta({ typeLabel: 'integer ≥ 1 or size string' })
       .describe(
-        "The largest JSON body accepted, in bytes or as a size such as `'100kb'` or `'1.5mb'` (a number of b, kb, mb, gb, tb or pb, 1024 to the next); a larger one is answered `413`. Any other string is an error, since the body parser would read `'1m'` as 1 byte.",
+        "The largest JSON body accepted, in bytes or as a size such as `'100kb'` or `'1.5mb'`: a whole number of bytes, with or without `b`, or a number of kb, mb, gb, tb or pb (1024 to the next), in any letter case, with or without spaces before the unit; a larger body is answered `413`. Any other string (`'1.5b'`, `'1m'`) is an error, since the body parser would read `'1m'` as 1 byte. <!-- claim: cfg-body-limit-forms -->",
       ),
     maxJsonDepth: positiveInteger
       .default(64)
