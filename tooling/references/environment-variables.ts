@@ -50,14 +50,14 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
     name: 'npm_config_user_agent',
     readBy: '`create-weft`',
     effect:
-      'Set by the package manager that runs `create-weft` (`npm create`, `yarn create`, `pnpm create`); the new project is installed with the same one. Unset or unknown, npm is used.',
+      'Set by the package manager that runs `create-weft` (`npm create`, `yarn create`, `pnpm create`, `bun create`); the new project is installed with the same one. Unset or unknown, npm is used.',
     readIn: ['packages/create-weft/src/cli.ts'],
   },
   {
     name: 'npm_config_model',
     readBy: '`create-weft`',
     effect:
-      'Set by npm when `--model` comes before `--` in `npm create weft@latest`: npm keeps such an option for itself instead of passing it on. When npm runs `create-weft` (or `npm_config_user_agent` is unset), a set one stops it with `WEFT_CREATE_INVALID_ARGUMENTS`, naming the option and showing how to give it after `--`, rather than losing it; only `--help` (or `-h`) among the arguments goes before it, and prints the help. <!-- claim: cfg-npm-kept-options -->',
+      'Set by npm when `--model` comes before `--` in `npm create weft@latest`: npm keeps such an option for itself instead of passing it on. When npm runs `create-weft` (or `npm_config_user_agent` is unset or names no package manager `create-weft` knows), a set one stops it with `WEFT_CREATE_INVALID_ARGUMENTS`, naming the option and showing how to give it after `--`, rather than losing it; only `--help` (or `-h`) among the arguments goes before it, and prints the help. <!-- claim: cfg-npm-kept-options -->',
     readIn: ['packages/create-weft/src/arguments.ts'],
   },
   ...(['memory', 'name', 'skip-install'] as const).map((option) => ({

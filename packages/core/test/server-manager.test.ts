@@ -373,7 +373,8 @@ describe('ServerManager', () => {
     expect(await errorBody(over)).toMatchObject({ status: 413, code: 'WEFT_BAD_REQUEST' });
   });
 
-  it('takes a size string as the bytes byteSizeOf reads, to the byte [claim:tsdoc-server-body-limit-checked]', async () => {
+  it('takes a size string as the bytes byteSizeOf reads, to the byte, and refuses a fraction of a byte [claim:tsdoc-server-body-limit-checked] [claim:cfg-body-limit-forms]', async () => {
+    expect(() => new ServerManager({ bodyLimit: '1.5b' })).toThrow(/option "bodyLimit"/);
     for (const bodyLimit of ['300', '300b', '1kb', '1.5KB', '2 kb']) {
       const limit = byteSizeOf(bodyLimit) as number;
       const server = await serve([echo], { bodyLimit });
@@ -389,7 +390,7 @@ describe('ServerManager', () => {
     }
   });
 
-  it("refuses '1m', which express's own JSON parser would take as a limit of 1 byte [claim:tsdoc-server-body-limit-checked]", async () => {
+  it("refuses '1m', which express's own JSON parser would take as a limit of 1 byte [claim:tsdoc-server-body-limit-checked] [claim:cfg-body-limit-forms]", async () => {
     expect(byteSizeOf('1m')).toBeUndefined();
     expect(() => new ServerManager({ bodyLimit: '1m' })).toThrow(/option "bodyLimit"/);
     // The reason, held against the parser itself: given '1m', it refuses a 2-byte body.

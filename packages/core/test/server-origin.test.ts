@@ -118,7 +118,7 @@ describe('ServerManager Origin check', () => {
     expect(runs).toHaveLength(1);
   });
 
-  it('refuses a cross-site request without Origin whatever allowedOrigins lists and cors allows; only allowedOrigins: true lets it through [claim:errors-origin-fetch-site-fix]', async () => {
+  it('refuses a cross-site request without Origin whatever allowedOrigins lists and cors allows; only allowedOrigins: true lets it through [claim:errors-origin-fetch-site-fix] [claim:cfg-cors-fetch-site]', async () => {
     const headers = { 'content-type': 'application/json', 'sec-fetch-site': 'cross-site' };
     const listed = await serve({ allowedOrigins: ['https://chat.example.com'], cors: true });
     const refused = await send(`${listed.server.url}/echo`, headers);

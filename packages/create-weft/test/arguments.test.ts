@@ -105,6 +105,10 @@ describe('parseArguments', () => {
     expect(() => parseArguments(['my-agent'], { npm_config_name: 'bot' })).toThrow(
       /npm kept --name for itself/,
     );
+    // A user agent that names no package manager create-weft knows is taken for npm's.
+    expect(() =>
+      parseArguments(['my-agent'], { npm_config_user_agent: 'deno/2.1.4', npm_config_name: 'bot' }),
+    ).toThrow(/npm kept --name for itself/);
     // Another manager passes the options on itself: whatever it exports is not read.
     expect(
       parseArguments(['my-agent', '--model', 'openai'], {

@@ -774,6 +774,25 @@ describe('Runtime.init configuration checks', () => {
     expect(problems[3]).toMatch(/^options\.bulkhead\.limits\["plugin:ghost"\]: no such dependency/);
   });
 
+  it('names an entry that names a provider or plugin that does not exist beside a wrong value in the same option [claim:cfg-init-checks-all]', async () => {
+    const message = await initError(
+      base({
+        options: {
+          defaultProviders: { 'text-generation': 'ghost', embedding: 5 as unknown as string },
+          bulkhead: { limits: { 'plugin:ghost': 1, 'model:scripted': 0 } },
+        },
+      }),
+    );
+    const problems = message.split('\n- ').slice(1);
+    expect(problems).toHaveLength(4);
+    expect(problems[0]).toMatch(/^options\.bulkhead\.limits\.model:scripted: /);
+    expect(problems[1]).toMatch(/^options\.defaultProviders\.embedding: /);
+    expect(problems[2]).toMatch(
+      /^options\.defaultProviders\["text-generation"\]: .*cannot make "ghost" the default/,
+    );
+    expect(problems[3]).toMatch(/^options\.bulkhead\.limits\["plugin:ghost"\]: no such dependency/);
+  });
+
   it('reports every problem in one error, whatever stage finds it [claim:plugin-registration-all-problems] [claim:philo-init-one-error] [claim:gs-init-one-error] [claim:core-readme-init-checks] [claim:tsdoc-runtime-init-one-error] [claim:wp-init-all-problems] [claim:wp-goal-checked] [claim:cfg-init-checks-all]', async () => {
     const message = await initError({
       models: [new ScriptedModelProvider()],

@@ -362,20 +362,37 @@ export interface NamingOptions {
 }
 
 /**
- * The naming options when the options as a whole did not parse, each parsed on its own, so
- * that a wrong option elsewhere does not hide a provider or plugin they name that does not
- * exist. One that is wrong itself is named by the whole parse already, and left out here.
+ * The naming options when the options as a whole did not parse, each entry taken on its own, so
+ * that a wrong option elsewhere, or a wrong value beside it (a limit of `0`, a provider id that
+ * is not a string), does not hide a provider or plugin an entry names that does not exist. An
+ * entry that is wrong itself is named by the whole parse already, and left out here.
  */
 function namingOptions(given: Record<string, unknown>): NamingOptions {
   const { defaultProviders, bulkhead } = optionsSchema.shape;
-  const defaults = defaultProviders.safeParse(given.defaultProviders, ONE_SHOT);
-  const limits = bulkhead
-    .unwrap()
-    .shape.limits.safeParse(optionsRecord(given.bulkhead).limits, ONE_SHOT);
+  const providerId = defaultProviders.unwrap().valueType;
+  const limit = bulkhead.unwrap().shape.limits.unwrap().valueType;
   return {
-    defaultProviders: defaults.success ? defaults.data : {},
-    limits: limits.success ? limits.data : {},
+    defaultProviders: validEntries(given.defaultProviders, (value) =>
+      providerId.safeParse(value, ONE_SHOT),
+    ),
+    limits: validEntries(optionsRecord(given.bulkhead).limits, (value) =>
+      limit.safeParse(value, ONE_SHOT),
+    ),
   };
+}
+
+/** The entries of a plain object whose values parse, with their parsed values. */
+function validEntries<T>(
+  record: unknown,
+  parse: (value: unknown) => { success: true; data: T } | { success: false },
+): Record<string, T> {
+  const entries: Record<string, T> = {};
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) return entries;
+  for (const [key, value] of Object.entries(record)) {
+    const parsed = parse(value);
+    if (parsed.success) entries[key] = parsed.data;
+  }
+  return entries;
 }
 
 function optionsRecord(options: unknown): Record<string, unknown> {
