@@ -91,6 +91,11 @@ describe.skipIf(process.platform === 'win32')(
             ),
           ),
         ]);
+        // Besides it, the runtime's own JSON lines on stdout: the start failed, and it stopped.
+        expect(blocked.output).toContain(
+          '"msg":"runtime failed to start; rolling back"',
+        );
+        expect(blocked.output).toContain('"msg":"runtime stopped"');
       } finally {
         await blocked.stop();
         await new Promise<void>((resolve) => holder.close(() => resolve()));
@@ -234,6 +239,11 @@ describe.skipIf(process.platform === 'win32')(
               /^Cannot start the agent\. Runtime\.start: model provider "ollama" is not healthy: checkHealth\(\) answered false\. .*\[WEFT_START_FAILED\]$/,
             ),
           ]);
+          // Besides it, the runtime's own JSON lines on stdout.
+          expect(agent.output).toContain(
+            '"msg":"runtime failed to start; rolling back"',
+          );
+          expect(agent.output).toContain('"msg":"runtime stopped"');
         } finally {
           await agent.stop();
         }

@@ -5,6 +5,8 @@
  * files the entry imports and leaves dot files such as `.env` alone.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -93,6 +95,50 @@ describe('npm run dev in a generated project', () => {
     await appendFile(path.join(directory, 'src', 'port.ts'), '\n// Edited while dev runs.\n');
     await waitForCount(() => output, started, 2, 30_000);
     expect([...output.matchAll(started)].map((match) => match[1])).toEqual(['8787', '8790']);
+  }, 90_000);
+  it('keeps watching once the agent has stopped at start-up, until Ctrl+C, and does not start it again for an edit of .env [claim:gs-dev-failed-start-waits]', async () => {
+    // Inside the repository, so the real entry finds the workspace's packages and tsx.
+    await rm(work, { recursive: true, force: true });
+    work = await mkdtemp(path.join(PACKAGE_DIR, '.dev-check-'));
+    const directory = path.join(work, 'my-agent');
+    await createProject({ directory, model: 'scripted', memory: 'memory', source: 'registry' });
+    const manifest = JSON.parse(await readFile(path.join(directory, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    // Another program holds the agent's port, as the page's "port taken" case says.
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const { port } = holder.address() as AddressInfo;
+    try {
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        PATH: `${ROOT_BIN}${path.delimiter}${process.env.PATH ?? ''}`,
+        NODE_OPTIONS: '--conditions=weft-source',
+        PORT: String(port),
+        WEFT_LOG_LEVEL: 'silent',
+      };
+      let output = '';
+      child = spawn('sh', ['-c', manifest.scripts.dev as string], {
+        cwd: directory,
+        env,
+        detached: true,
+      });
+      child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const failed = /Cannot start the agent\./g;
+      await waitForCount(() => output, failed, 1, 30_000);
+      expect(output).toContain(`cannot listen on 127.0.0.1:${port}`);
+
+      // The agent has stopped, but the script has not returned: its watcher waits for a change,
+      // and an edited .env is not one.
+      await writeFile(path.join(directory, '.env'), 'PORT=0\n');
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      expect(child.exitCode).toBeNull();
+      expect(output.match(failed)).toHaveLength(1);
+      expect(output).not.toContain('Agent listening on');
+    } finally {
+      await new Promise<void>((resolve) => holder.close(() => resolve()));
+    }
   }, 90_000);
 });
 
