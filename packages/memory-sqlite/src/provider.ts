@@ -132,9 +132,12 @@ export class SqliteMemoryProvider extends MemoryProvider {
     try {
       db = new Database(path, { timeout: busyTimeoutMs });
     } catch (error) {
+      // A missing directory is said by better-sqlite3's own message; a folder the process may not
+      // write, or a path naming a folder, gets the advice below.
+      const hint = isAccessError(error) ? `; ${ACCESS_HINT}` : '';
       throw new SqliteMemoryProviderError(
         'WEFT_SQLITE_OPEN_FAILED',
-        `${this.label}: cannot open the database "${path}": ${describeError(error)}`,
+        `${this.label}: cannot open the database "${path}": ${describeError(error)}${hint}`,
         { cause: error },
       );
     }
@@ -347,7 +350,9 @@ export class SqliteMemoryProvider extends MemoryProvider {
  * waits `busyTimeoutMs` for most locks, but not while switching a file in rollback-journal mode to
  * WAL and another connection holds its write lock (waiting could deadlock): it fails at once then,
  * so the advice depends on how long `init()` waited. A reader of such a file blocks the switch too,
- * and SQLite does wait for it.
+ * and SQLite does wait for it. A file or folder the process may not write (SQLite's
+ * `SQLITE_READONLY`, `SQLITE_CANTOPEN` and `SQLITE_PERM` families) is a matter of permissions, not
+ * of the file's contents.
  *
  * @param error - What SQLite threw.
  * @param busyTimeoutMs - The provider's busy timeout.
@@ -355,8 +360,9 @@ export class SqliteMemoryProvider extends MemoryProvider {
  * @returns The advice, for the end of the message.
  */
 function openFailureHint(error: unknown, busyTimeoutMs: number, waitedMs: number): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && code.startsWith('SQLITE_BUSY')) {
+  const code = sqliteCode(error);
+  if (isAccessError(error)) return ACCESS_HINT;
+  if (code?.startsWith('SQLITE_BUSY')) {
     // Half the timeout leaves room for a clock that measures the full wait a little short.
     if (waitedMs < busyTimeoutMs / 2) {
       return (
@@ -371,6 +377,27 @@ function openFailureHint(error: unknown, busyTimeoutMs: number, waitedMs: number
     );
   }
   return 'check that the path names a SQLite database file written by this package, or a new file';
+}
+
+/** The advice for a file or folder the process may not write, or a path that names a folder. */
+const ACCESS_HINT =
+  'check that the process may write this file and create files in its directory (SQLite keeps ' +
+  'its -wal and -shm files beside it), and that the path names a file, not a folder';
+
+function sqliteCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** Whether SQLite failed for want of access to the file or its directory. */
+function isAccessError(error: unknown): boolean {
+  const code = sqliteCode(error);
+  return (
+    code !== undefined &&
+    ['SQLITE_READONLY', 'SQLITE_CANTOPEN', 'SQLITE_PERM'].some(
+      (family) => code === family || code.startsWith(`${family}_`),
+    )
+  );
 }
 
 function prepareStatements(db: Database.Database): Statements {

@@ -1,6 +1,9 @@
 import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { chmod, chown, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { WeftError } from '@weft/core';
 import { describe, expect, it } from 'vitest';
 import { SqliteMemoryProvider, SqliteMemoryProviderError } from '../src/index.js';
@@ -152,6 +155,68 @@ describe('SqliteMemoryProvider errors', () => {
     expect(await readFile(db.path())).toEqual(junk);
     // The provider did not open: it says so rather than reading the junk.
     expect(await codeOf(() => memory.query({}))).toBe('WEFT_SQLITE_NOT_OPEN');
+  });
+
+  it('give WEFT_SQLITE_OPEN_FAILED with advice about write access, not about the file being a database, when the path names a folder [claim:sqlite-open-access]', async () => {
+    const folder = dirname(db.path());
+    const error = await db
+      .create({ path: folder })
+      .init()
+      .catch((caught: unknown) => caught);
+    expect(WeftError.is(error, 'WEFT_SQLITE_OPEN_FAILED')).toBe(true);
+    expect(((error as Error).cause as { code?: string }).code).toBe('SQLITE_CANTOPEN');
+    const [firstLine] = (error as Error).message.split('\n');
+    expect(firstLine).toContain('that the path names a file, not a folder');
+    expect(firstLine).not.toContain('a SQLite database file written by this package');
+  });
+
+  it('give WEFT_SQLITE_OPEN_FAILED with advice about write access when the process may not write the folder of a file it must switch to WAL [claim:sqlite-open-access] [claim:sqlite-path] [claim:mpo-sqlite-path]', async () => {
+    // A file another tool made, in rollback-journal mode: init() must switch it to WAL, which
+    // creates its -wal file beside it, in a folder the process may read but not write.
+    const folder = join(dirname(db.path()), 'read-only');
+    await mkdir(folder);
+    const path = join(folder, 'weft.db');
+    const other = new Database(path);
+    other.exec('CREATE TABLE notes (text TEXT)');
+    other.close();
+    // Root may write anywhere, so as root the provider runs in a child process as user nobody.
+    const root = process.getuid?.() === 0;
+    if (root) await chown(path, 65534, 65534);
+    await chmod(folder, 0o555);
+    let message: string;
+    let code: string | undefined;
+    if (root) {
+      const script = join(dirname(db.path()), 'open.mts');
+      await writeFile(
+        script,
+        `import { SqliteMemoryProvider } from ${JSON.stringify(new URL('../src/index.ts', import.meta.url).href)};\n` +
+          `const error = await new SqliteMemoryProvider({ path: ${JSON.stringify(path)} }).init().catch((caught) => caught);\n` +
+          'console.log(JSON.stringify({ code: error?.code, message: error?.message }));\n',
+      );
+      await chmod(dirname(db.path()), 0o755);
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ['--conditions=weft-source', '--import', 'tsx', script],
+        { cwd: new URL('..', import.meta.url).pathname, uid: 65534, gid: 65534 },
+      );
+      ({ code, message } = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as {
+        code?: string;
+        message: string;
+      });
+    } else {
+      const error = await new SqliteMemoryProvider({ path })
+        .init()
+        .catch((caught: unknown) => caught);
+      code = (error as { code?: string }).code;
+      message = (error as Error).message;
+    }
+    await chmod(folder, 0o755);
+    expect(code).toBe('WEFT_SQLITE_OPEN_FAILED');
+    const [firstLine] = message.split('\n');
+    expect(firstLine).toContain(
+      'check that the process may write this file and create files in its directory',
+    );
+    expect(firstLine).not.toContain('a SQLite database file written by this package');
   });
 
   it('give WEFT_SQLITE_OPEN_FAILED, with SQLITE_BUSY as cause and advice about the lock, when init() must migrate and meets a write lock held past busyTimeoutMs [claim:sqlite-init-busy] [claim:sqlite-sqlite-errors] [claim:tsdoc-sqlite-init] [claim:sqlite-error-format]', async () => {
