@@ -49,6 +49,7 @@ describe('SqliteMemoryProvider errors', () => {
         { path: ':memory:', busyTimeoutMs: 2 ** 31 },
         'option "busyTimeoutMs" must be an integer of milliseconds from 0 to 2147483647, got 2147483648',
       ],
+      [{ path: ':memory:', busyTimeout: 100 } as Options, 'unknown option "busyTimeout"'],
     ];
     for (const [options, named] of refused) {
       expect(await codeOf(() => new SqliteMemoryProvider(options))).toBe(

@@ -28,6 +28,11 @@ describe('SqliteMemoryProvider: options and lifecycle', () => {
       [{ path: 'x.db', busyTimeoutMs: -1 }, /"busyTimeoutMs"/],
       [{ path: 'x.db', busyTimeoutMs: 1.5 }, /"busyTimeoutMs"/],
       [{ path: 'x.db', busyTimeoutMs: '100' }, /"busyTimeoutMs"/],
+      [
+        { path: 'x.db', busyTimeout: 100 },
+        /unknown option "busyTimeout"; the options are path, id, busyTimeoutMs/,
+      ],
+      [{ path: 'x.db', timeout: undefined }, /unknown option "timeout"/],
     ];
     for (const [options, message] of bad) {
       expect(() => new SqliteMemoryProvider(options as SqliteMemoryProviderOptions)).toThrow(
