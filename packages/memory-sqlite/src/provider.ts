@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { accessSync, constants } from 'node:fs';
 import Database from 'better-sqlite3';
 import {
   checkClearSpace,
@@ -116,7 +117,7 @@ export class SqliteMemoryProvider extends MemoryProvider {
    * opens the database again.
    *
    * @throws `WeftError` `WEFT_SQLITE_OPEN_FAILED` when the file cannot be
-   * opened or is not a SQLite database, or, when the file needs switching to WAL mode or a schema
+   * opened, the process may not write it or its directory, or it is not a SQLite database, or, when the file needs switching to WAL mode or a schema
    * migration, another connection holds its write lock (or, on a file in rollback-journal mode
    * being switched to WAL, any lock) longer than `busyTimeoutMs` (SQLite's
    * error is the `cause`), `WEFT_SQLITE_SCHEMA_TOO_NEW` when its schema version is newer than this package
@@ -128,6 +129,9 @@ export class SqliteMemoryProvider extends MemoryProvider {
     if (this.connection) return;
     const { path, busyTimeoutMs } = this.options;
     const started = performance.now();
+    // SQLite opens a file it may not write read-only without a word, and only a later write
+    // would fail; a store that cannot keep a memory is refused at start instead.
+    if (path !== IN_MEMORY_PATH) this.refuseUnwritableFile(path);
     let db: Database.Database;
     try {
       db = new Database(path, { timeout: busyTimeoutMs });
@@ -325,6 +329,22 @@ export class SqliteMemoryProvider extends MemoryProvider {
     const only = checkClearSpace(space, this.label);
     if (only === undefined) return statements.clearAll.run().changes;
     return statements.clearSpace.run(only).changes;
+  }
+
+  private refuseUnwritableFile(path: string): void {
+    try {
+      accessSync(path, constants.W_OK);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // A missing file is created by SQLite, or refused with its own message.
+      if (code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS') return;
+      throw new SqliteMemoryProviderError(
+        'WEFT_SQLITE_OPEN_FAILED',
+        `${this.label}: cannot open the database "${path}" for writing: ${describeError(error)}; ` +
+          ACCESS_HINT,
+        { cause: error },
+      );
+    }
   }
 
   private open(): Connection {
