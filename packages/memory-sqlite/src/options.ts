@@ -39,6 +39,9 @@ export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 /** The longest busy timeout: SQLite's and better-sqlite3's limit, the largest 32-bit integer. */
 const MAX_BUSY_TIMEOUT_MS = 0x7fffffff;
 
+/** The names of the options, in the order the README lists them. */
+const OPTION_NAMES: readonly string[] = ['path', 'id', 'busyTimeoutMs'];
+
 /** The special path of SQLite's in-memory databases. */
 export const IN_MEMORY_PATH = ':memory:';
 
@@ -47,7 +50,8 @@ export const IN_MEMORY_PATH = ':memory:';
  *
  * @param options - The caller's options.
  * @returns The resolved options.
- * @throws `WEFT_SQLITE_INVALID_OPTIONS` naming the first bad option.
+ * @throws `WEFT_SQLITE_INVALID_OPTIONS` naming the first bad option, or the options it does not
+ * have.
  */
 export function resolveOptions(
   options: SqliteMemoryProviderOptions,
@@ -57,6 +61,15 @@ export function resolveOptions(
     throw new SqliteMemoryProviderError(
       'WEFT_SQLITE_INVALID_OPTIONS',
       `${prefix} options must be an object such as { path: './weft.db' }`,
+    );
+  }
+  // A misspelt option (`busyTimeout`) would otherwise be ignored, leaving its default in force.
+  const unknown = Object.keys(options).filter((name) => !OPTION_NAMES.includes(name));
+  if (unknown.length > 0) {
+    throw new SqliteMemoryProviderError(
+      'WEFT_SQLITE_INVALID_OPTIONS',
+      `${prefix} unknown option ${unknown.map((name) => `"${name}"`).join(', ')}; ` +
+        `the options are ${OPTION_NAMES.join(', ')}`,
     );
   }
   const { path, id = DEFAULT_ID, busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS } = options;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { accessSync, constants } from 'node:fs';
 import Database from 'better-sqlite3';
 import {
   checkClearSpace,
@@ -116,7 +117,7 @@ export class SqliteMemoryProvider extends MemoryProvider {
    * opens the database again.
    *
    * @throws `WeftError` `WEFT_SQLITE_OPEN_FAILED` when the file cannot be
-   * opened or is not a SQLite database, or, when the file needs switching to WAL mode or a schema
+   * opened, the process may not write it or its directory, or it is not a SQLite database, or, when the file needs switching to WAL mode or a schema
    * migration, another connection holds its write lock (or, on a file in rollback-journal mode
    * being switched to WAL, any lock) longer than `busyTimeoutMs` (SQLite's
    * error is the `cause`), `WEFT_SQLITE_SCHEMA_TOO_NEW` when its schema version is newer than this package
@@ -128,13 +129,19 @@ export class SqliteMemoryProvider extends MemoryProvider {
     if (this.connection) return;
     const { path, busyTimeoutMs } = this.options;
     const started = performance.now();
+    // SQLite opens a file it may not write read-only without a word, and only a later write
+    // would fail; a store that cannot keep a memory is refused at start instead.
+    if (path !== IN_MEMORY_PATH) this.refuseUnwritableFile(path);
     let db: Database.Database;
     try {
       db = new Database(path, { timeout: busyTimeoutMs });
     } catch (error) {
+      // A missing directory is said by better-sqlite3's own message; a folder the process may not
+      // write, or a path naming a folder, gets the advice below.
+      const hint = isAccessError(error) ? `; ${ACCESS_HINT}` : '';
       throw new SqliteMemoryProviderError(
         'WEFT_SQLITE_OPEN_FAILED',
-        `${this.label}: cannot open the database "${path}": ${describeError(error)}`,
+        `${this.label}: cannot open the database "${path}": ${describeError(error)}${hint}`,
         { cause: error },
       );
     }
@@ -324,6 +331,22 @@ export class SqliteMemoryProvider extends MemoryProvider {
     return statements.clearSpace.run(only).changes;
   }
 
+  private refuseUnwritableFile(path: string): void {
+    try {
+      accessSync(path, constants.W_OK);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // A missing file is created by SQLite, or refused with its own message.
+      if (code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS') return;
+      throw new SqliteMemoryProviderError(
+        'WEFT_SQLITE_OPEN_FAILED',
+        `${this.label}: cannot open the database "${path}" for writing: ${describeError(error)}; ` +
+          ACCESS_HINT,
+        { cause: error },
+      );
+    }
+  }
+
   private open(): Connection {
     if (!this.connection) {
       throw new SqliteMemoryProviderError(
@@ -347,7 +370,9 @@ export class SqliteMemoryProvider extends MemoryProvider {
  * waits `busyTimeoutMs` for most locks, but not while switching a file in rollback-journal mode to
  * WAL and another connection holds its write lock (waiting could deadlock): it fails at once then,
  * so the advice depends on how long `init()` waited. A reader of such a file blocks the switch too,
- * and SQLite does wait for it.
+ * and SQLite does wait for it. A file or folder the process may not write (SQLite's
+ * `SQLITE_READONLY`, `SQLITE_CANTOPEN` and `SQLITE_PERM` families) is a matter of permissions, not
+ * of the file's contents.
  *
  * @param error - What SQLite threw.
  * @param busyTimeoutMs - The provider's busy timeout.
@@ -355,8 +380,9 @@ export class SqliteMemoryProvider extends MemoryProvider {
  * @returns The advice, for the end of the message.
  */
 function openFailureHint(error: unknown, busyTimeoutMs: number, waitedMs: number): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && code.startsWith('SQLITE_BUSY')) {
+  const code = sqliteCode(error);
+  if (isAccessError(error)) return ACCESS_HINT;
+  if (code?.startsWith('SQLITE_BUSY')) {
     // Half the timeout leaves room for a clock that measures the full wait a little short.
     if (waitedMs < busyTimeoutMs / 2) {
       return (
@@ -371,6 +397,27 @@ function openFailureHint(error: unknown, busyTimeoutMs: number, waitedMs: number
     );
   }
   return 'check that the path names a SQLite database file written by this package, or a new file';
+}
+
+/** The advice for a file or folder the process may not write, or a path that names a folder. */
+const ACCESS_HINT =
+  'check that the process may write this file and create files in its directory (SQLite keeps ' +
+  'its -wal and -shm files beside it), and that the path names a file, not a folder';
+
+function sqliteCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** Whether SQLite failed for want of access to the file or its directory. */
+function isAccessError(error: unknown): boolean {
+  const code = sqliteCode(error);
+  return (
+    code !== undefined &&
+    ['SQLITE_READONLY', 'SQLITE_CANTOPEN', 'SQLITE_PERM'].some(
+      (family) => code === family || code.startsWith(`${family}_`),
+    )
+  );
 }
 
 function prepareStatements(db: Database.Database): Statements {

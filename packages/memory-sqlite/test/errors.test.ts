@@ -1,6 +1,10 @@
 import Database from 'better-sqlite3';
-import { randomBytes } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { execFile } from 'node:child_process';
+import { chmod, chown, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { WeftError } from '@weft/core';
 import { describe, expect, it } from 'vitest';
 import { SqliteMemoryProvider, SqliteMemoryProviderError } from '../src/index.js';
@@ -46,6 +50,7 @@ describe('SqliteMemoryProvider errors', () => {
         { path: ':memory:', busyTimeoutMs: 2 ** 31 },
         'option "busyTimeoutMs" must be an integer of milliseconds from 0 to 2147483647, got 2147483648',
       ],
+      [{ path: ':memory:', busyTimeout: 100 } as Options, 'unknown option "busyTimeout"'],
     ];
     for (const [options, named] of refused) {
       expect(await codeOf(() => new SqliteMemoryProvider(options))).toBe(
@@ -152,6 +157,58 @@ describe('SqliteMemoryProvider errors', () => {
     expect(await readFile(db.path())).toEqual(junk);
     // The provider did not open: it says so rather than reading the junk.
     expect(await codeOf(() => memory.query({}))).toBe('WEFT_SQLITE_NOT_OPEN');
+  });
+
+  it('give WEFT_SQLITE_OPEN_FAILED with advice about write access, not about the file being a database, when the path names a folder [claim:sqlite-open-access]', async () => {
+    const folder = dirname(db.path());
+    const error = await db
+      .create({ path: folder })
+      .init()
+      .catch((caught: unknown) => caught);
+    expect(WeftError.is(error, 'WEFT_SQLITE_OPEN_FAILED')).toBe(true);
+    expect(((error as Error).cause as { code?: string }).code).toBe('SQLITE_CANTOPEN');
+    const [firstLine] = (error as Error).message.split('\n');
+    expect(firstLine).toContain('that the path names a file, not a folder');
+    expect(firstLine).not.toContain('a SQLite database file written by this package');
+  });
+
+  it('give WEFT_SQLITE_OPEN_FAILED with advice about write access when the process may not write the folder of a file it must switch to WAL [claim:sqlite-open-access] [claim:sqlite-path] [claim:mpo-sqlite-path]', async () => {
+    // A file another tool made, in rollback-journal mode: init() must switch it to WAL, which
+    // creates its -wal file beside it, in a folder the process may read but not write.
+    const folder = join(dirname(db.path()), 'read-only');
+    await mkdir(folder);
+    const path = join(folder, 'weft.db');
+    const other = new Database(path);
+    other.exec('CREATE TABLE notes (text TEXT)');
+    other.close();
+    const { code, message } = await initUnprivileged(path, async () => {
+      await chmod(folder, 0o555);
+    });
+    await chmod(folder, 0o755);
+    expect(code).toBe('WEFT_SQLITE_OPEN_FAILED');
+    const [firstLine] = message.split('\n');
+    expect(firstLine).toContain(
+      'check that the process may write this file and create files in its directory',
+    );
+    expect(firstLine).not.toContain('a SQLite database file written by this package');
+  });
+
+  it('give WEFT_SQLITE_OPEN_FAILED, untouched, for a database file the process may only read, rather than failing at the first store [claim:sqlite-open-access]', async () => {
+    // A current file in WAL mode needs no write to open, so SQLite alone would open it read-only.
+    const made = await db.open();
+    await made.store({ space: 'room', kind: 'note', content: 1, metadata: {} });
+    await made.shutdown();
+    const before = await readFile(db.path());
+    const { code, message } = await initUnprivileged(db.path(), async () => {
+      await chmod(db.path(), 0o444);
+    });
+    expect(code).toBe('WEFT_SQLITE_OPEN_FAILED');
+    expect(message.split('\n')[0]).toContain(
+      `cannot open the database "${db.path()}" for writing: `,
+    );
+    expect(message).toContain('check that the process may write this file');
+    expect(await readFile(db.path())).toEqual(before);
+    expect(await readdir(dirname(db.path()))).not.toContain('weft.db-wal');
   });
 
   it('give WEFT_SQLITE_OPEN_FAILED, with SQLITE_BUSY as cause and advice about the lock, when init() must migrate and meets a write lock held past busyTimeoutMs [claim:sqlite-init-busy] [claim:sqlite-sqlite-errors] [claim:tsdoc-sqlite-init] [claim:sqlite-error-format]', async () => {
@@ -305,3 +362,52 @@ describe('SqliteMemoryProvider errors', () => {
     }
   });
 });
+
+/**
+ * Runs `init()` of a provider over `path` as a user that file permissions apply to: this process
+ * when it is not root, else a child process as user nobody (root may write anywhere). `path` lies in
+ * this test's temporary directory, or a folder in it. `restrict` takes away the permissions the
+ * case is about; as root the file is given to nobody first.
+ */
+async function initUnprivileged(
+  path: string,
+  restrict: () => Promise<void>,
+): Promise<{ code: string | undefined; message: string }> {
+  if (process.getuid?.() !== 0) {
+    await restrict();
+    const error = await new SqliteMemoryProvider({ path })
+      .init()
+      .catch((caught: unknown) => caught);
+    return {
+      code: (error as { code?: string } | undefined)?.code,
+      message: String((error as Error | undefined)?.message),
+    };
+  }
+  // Nobody must reach and write the folders of this test's temporary directory (mkdtemp makes
+  // it 0700); folders outside it, such as the system's temporary folder, are left as they are.
+  const own = dirname(db.path());
+  await chown(path, 65534, 65534);
+  await chmod(own, 0o777);
+  if (dirname(path) !== own) await chmod(dirname(path), 0o777);
+  await restrict();
+  const script = join(tmpdir(), `weft-sqlite-open-${randomUUID()}.mts`);
+  await writeFile(
+    script,
+    `import { SqliteMemoryProvider } from ${JSON.stringify(new URL('../src/index.ts', import.meta.url).href)};\n` +
+      `const error = await new SqliteMemoryProvider({ path: ${JSON.stringify(path)} }).init().catch((caught) => caught);\n` +
+      'console.log(JSON.stringify({ code: error?.code, message: String(error?.message) }));\n',
+  );
+  try {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--conditions=weft-source', '--import', 'tsx', script],
+      { cwd: new URL('..', import.meta.url).pathname, uid: 65534, gid: 65534 },
+    );
+    return JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as {
+      code: string | undefined;
+      message: string;
+    };
+  } finally {
+    await rm(script, { force: true });
+  }
+}

@@ -6,11 +6,14 @@ import { useTempDatabase } from './helpers.js';
 describe('SqliteMemoryProvider: options and lifecycle', () => {
   const db = useTempDatabase();
 
-  it('is a MemoryProvider with a default id of "sqlite" [claim:mpo-sqlite-id] [claim:sqlite-defaults]', () => {
+  it('is a MemoryProvider with a default id of "sqlite", which its errors name [claim:mpo-sqlite-id] [claim:sqlite-defaults]', async () => {
     const memory = db.create();
     expect(memory).toBeInstanceOf(MemoryProvider);
     expect(memory.id).toBe('sqlite');
-    expect(db.create({ id: 'notes' }).id).toBe('notes');
+    const notes = db.create({ id: 'notes' });
+    expect(notes.id).toBe('notes');
+    const error = await notes.query({}).catch((caught: unknown) => caught);
+    expect((error as Error).message).toMatch(/^SqliteMemoryProvider "notes" is not open/);
   });
 
   it('rejects bad options, naming the option [claim:sqlite-options]', () => {
@@ -25,6 +28,11 @@ describe('SqliteMemoryProvider: options and lifecycle', () => {
       [{ path: 'x.db', busyTimeoutMs: -1 }, /"busyTimeoutMs"/],
       [{ path: 'x.db', busyTimeoutMs: 1.5 }, /"busyTimeoutMs"/],
       [{ path: 'x.db', busyTimeoutMs: '100' }, /"busyTimeoutMs"/],
+      [
+        { path: 'x.db', busyTimeout: 100 },
+        /unknown option "busyTimeout"; the options are path, id, busyTimeoutMs/,
+      ],
+      [{ path: 'x.db', timeout: undefined }, /unknown option "timeout"/],
     ];
     for (const [options, message] of bad) {
       expect(() => new SqliteMemoryProvider(options as SqliteMemoryProviderOptions)).toThrow(
