@@ -1550,6 +1550,33 @@ describe('ServerManager', () => {
       expect(ran).toBe(false);
     });
 
+    it('lets a route that answers without reading a body of another type run first, and sends the 413 for its chunk extensions after its answer [claim:errors-413-chunk-extensions]', async () => {
+      let ran = 0;
+      const server = await serve([
+        route({
+          handler: (_request, response) => {
+            ran += 1;
+            response.status(400).json({});
+          },
+        }),
+      ]);
+      const socket = connect(server.port as number, '127.0.0.1');
+      let received = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (received += chunk));
+      try {
+        socket.write(
+          'POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n',
+        );
+        await expect.poll(() => received).toMatch(/^HTTP\/1\.1 400 /);
+        expect(ran).toBe(1);
+        socket.write(`2;ext=${'a'.repeat(20_000)}\r\n{}\r\n0\r\n\r\n`);
+        await expect.poll(() => received).toMatch(/HTTP\/1\.1 413 [^]*"code":"WEFT_BAD_REQUEST"/);
+      } finally {
+        socket.destroy();
+      }
+    });
+
     it('answers headers over the size limit with 431 and bytes that are not HTTP with 400, both as JSON [claim:errors-431] [claim:errors-431-cause] [claim:trig-node-refusals]', async () => {
       const server = await serve([echo]);
       const large = await rawExchange(

@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
 import { DocsServerError } from './errors.js';
 
 /**
@@ -127,6 +128,70 @@ export interface DocsBundle {
   readonly packages: readonly CataloguePackage[];
 }
 
+// Every field the server reads, checked when the bundle is loaded: a file with the right format
+// number but entries of another shape would otherwise start the server and fail each request
+// (over HTTP), or stop it with a message that does not name the file (over stdio).
+const aString = z.string();
+const strings = z.array(aString);
+const BUNDLE_SCHEMA = z.object({
+  format: z.literal(BUNDLE_FORMAT),
+  version: aString,
+  siteUrl: aString,
+  pages: z.array(
+    z.object({
+      path: aString,
+      title: aString,
+      description: aString,
+      section: aString,
+      kind: z.enum(['guide', 'api']),
+      markdown: aString,
+    }),
+  ),
+  symbols: z.array(
+    z.object({
+      name: aString,
+      kind: aString,
+      signature: aString,
+      doc: aString,
+      members: z.array(z.object({ name: aString, signature: aString, summary: aString })),
+      example: aString.optional(),
+      packageName: aString,
+      docsPath: aString,
+      readme: aString.optional(),
+    }),
+  ),
+  errors: z.array(
+    z.object({
+      code: aString,
+      packageName: aString,
+      summary: aString,
+      status: z.union([z.number(), z.array(z.number())]).optional(),
+      raisedBy: aString,
+      cause: aString,
+      fix: aString,
+      docsPath: aString,
+    }),
+  ),
+  packages: z.array(
+    z.object({
+      name: aString,
+      displayName: aString,
+      kind: aString,
+      version: aString,
+      description: aString,
+      keywords: strings,
+      provides: strings,
+      requires: strings,
+      worksWith: strings,
+      runsOn: strings,
+      install: aString,
+      onNpm: z.boolean(),
+      installationPath: aString,
+      docsPath: aString,
+    }),
+  ),
+});
+
 /**
  * Where the build writes the bundle, beside `dist/` in the package.
  * @claim tsdoc-docs-bundle-default-file
@@ -163,20 +228,15 @@ export async function loadDocsBundle(file: string = DEFAULT_BUNDLE_FILE): Promis
       `weft-docs-mcp: the documentation bundle ${file} is not valid JSON (${(error as Error).message}).`,
     );
   }
-  const candidate = bundle as Partial<DocsBundle> | null;
-  if (
-    typeof candidate !== 'object' ||
-    candidate === null ||
-    candidate.format !== BUNDLE_FORMAT ||
-    !Array.isArray(candidate.pages) ||
-    !Array.isArray(candidate.symbols) ||
-    !Array.isArray(candidate.errors) ||
-    !Array.isArray(candidate.packages)
-  ) {
+  const checked = BUNDLE_SCHEMA.safeParse(bundle);
+  if (!checked.success) {
+    const [issue] = checked.error.issues;
+    const where = issue === undefined || issue.path.length === 0 ? '' : issue.path.join('.');
     throw new DocsServerError(
       'WEFT_DOCS_NO_DATA',
-      `weft-docs-mcp: ${file} is not a documentation bundle of format ${BUNDLE_FORMAT}; rebuild the package.`,
+      `weft-docs-mcp: ${file} is not a documentation bundle of format ${BUNDLE_FORMAT}` +
+        `${where === '' ? '' : ` (${where}: ${issue?.message ?? 'invalid'})`}; rebuild the package.`,
     );
   }
-  return candidate as DocsBundle;
+  return bundle as DocsBundle;
 }

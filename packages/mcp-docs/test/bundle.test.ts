@@ -48,6 +48,37 @@ describe('loadDocsBundle', () => {
     expect(WeftError.is(error, 'WEFT_DOCS_NO_DATA')).toBe(true);
     expect((error as Error).message).toContain(`${file} is not a documentation bundle`);
   });
+
+  it('refuses a file of the right format whose entries have another shape, naming the file and the field [claim:mcp-docs-readme-no-data] [claim:mcp-docs-readme-data-invalid]', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'weft-mcp-bundle-'));
+    const cases: [string, object, string][] = [
+      ['null-page.json', { ...bundle, pages: [null] }, '(pages.0:'],
+      [
+        'no-path.json',
+        { ...bundle, pages: [{ ...bundle.pages[0], path: undefined }] },
+        '(pages.0.path:',
+      ],
+      ['no-version.json', { ...bundle, version: undefined }, '(version:'],
+      [
+        'no-members.json',
+        { ...bundle, symbols: [{ ...bundle.symbols[0], members: null }] },
+        '(symbols.0.members:',
+      ],
+    ];
+    for (const [name, content, field] of cases) {
+      const file = join(dir, name);
+      await writeFile(file, JSON.stringify(content));
+      const { message } = await refusal(file);
+      expect(message, name).toContain(
+        `${file} is not a documentation bundle of format ${BUNDLE_FORMAT}`,
+      );
+      expect(message, name).toContain(field);
+    }
+    // The tools' bundle itself is one.
+    const good = join(dir, 'good.json');
+    await writeFile(good, JSON.stringify(bundle));
+    expect((await loadDocsBundle(good)).version).toBe(bundle.version);
+  });
 });
 
 describe("the bundle's version", () => {

@@ -179,6 +179,15 @@ describe('the weft-docs-mcp command: stdout belongs to the protocol', () => {
     expect(stderr).not.toContain('listening');
   }, 90_000);
 
+  it('stops with exit code 1 before it listens when --data has the right format but entries of another shape [claim:mcp-docs-readme-data-invalid]', async () => {
+    const file = await bundleFile(JSON.stringify({ ...bundle, pages: [null] }));
+    const { code, stdout, stderr } = await start(['--http', '--port', '0', '--data', file]).exited;
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(`${file} is not a documentation bundle`);
+    expect(stderr).not.toContain('listening');
+  }, 90_000);
+
   it('writes --help to stderr, nothing to stdout', async () => {
     const { code, stdout, stderr } = await start(['--help']).exited;
     expect(code).toBe(0);

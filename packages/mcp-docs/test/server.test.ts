@@ -12,7 +12,10 @@ import type { DocsBundle } from '../src/bundle.js';
 import { resourceUri } from '../src/resources.js';
 import { createDocsServer } from '../src/server.js';
 import { MAX_NAME_LENGTH } from '../src/tools.js';
-import { call, TOOLS_BUNDLE as bundle, TOOLS_SITE as SITE } from './support.js';
+import { call, DAMAGED_SYMBOL, TOOLS_BUNDLE as bundle, TOOLS_SITE as SITE } from './support.js';
+
+/** The tools' bundle with a symbol whose members are missing, to make a tool fail. */
+const damaged: DocsBundle = { ...bundle, symbols: [...bundle.symbols, DAMAGED_SYMBOL] };
 
 const clients: Client[] = [];
 
@@ -37,7 +40,7 @@ const ERROR_ID = /error id ([0-9a-f-]{36})/;
 describe('unexpected failures and input errors', () => {
   it('answers an unexpected failure without its details, and writes them to log under the id it gives [claim:tsdoc-docs-guarded] [claim:tsdoc-docs-server-log]', async () => {
     const lines: string[] = [];
-    const client = await connected((line) => lines.push(line));
+    const client = await connected((line) => lines.push(line), damaged);
     const { text, isError } = await call(client, 'get_api_symbol', { name: 'Damaged' });
     expect(isError).toBe(true);
     expect(text).toMatch(
@@ -59,7 +62,7 @@ describe('unexpected failures and input errors', () => {
       written.push(String(chunk));
       return true;
     });
-    const client = await connected();
+    const client = await connected(undefined, damaged);
     const { text } = await call(client, 'get_api_symbol', { name: 'Damaged' });
     const id = /under id ([0-9a-f-]{36})/.exec(text)?.[1];
     expect(id).toBeDefined();

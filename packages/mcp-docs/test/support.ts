@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { BUNDLE_FORMAT, type ApiMember, type DocsBundle } from '../src/bundle.js';
+import { BUNDLE_FORMAT, type ApiMember, type ApiSymbol, type DocsBundle } from '../src/bundle.js';
 
 export const PACKAGE_DIR = resolve(__dirname, '..');
 export const ROOT_DIR = resolve(PACKAGE_DIR, '..', '..');
@@ -79,6 +79,20 @@ export async function writeSmallBundle(): Promise<string> {
 }
 
 /** The site of {@link TOOLS_BUNDLE}. */
+/**
+ * A symbol whose members are missing: no file loadDocsBundle accepts holds it, so only a bundle
+ * handed to createDocsServer in memory can, to make a tool fail unexpectedly.
+ */
+export const DAMAGED_SYMBOL: ApiSymbol = {
+  name: 'Damaged',
+  kind: 'class',
+  signature: 'class Damaged',
+  doc: 'A record whose members are missing.',
+  members: null as unknown as ApiMember[],
+  packageName: '@weft/core',
+  docsPath: '/api/classes/Damaged/',
+};
+
 export const TOOLS_SITE = 'https://docs.example';
 
 /**
@@ -116,15 +130,6 @@ export const TOOLS_BUNDLE: DocsBundle = {
       members: [],
       packageName: '@weft/core',
       docsPath: '/api/classes/Runtime/',
-    },
-    {
-      name: 'Damaged',
-      kind: 'class',
-      signature: 'class Damaged',
-      doc: 'A record whose members are missing.',
-      members: null as unknown as ApiMember[],
-      packageName: '@weft/core',
-      docsPath: '/api/classes/Damaged/',
     },
   ],
   errors: [

@@ -718,6 +718,44 @@ describe('ChatPlugin: a slow body not sent as JSON', () => {
   });
 });
 
+describe('ChatPlugin: oversized chunk extensions on a body not sent as JSON', () => {
+  it('lets the route answer such a body first, asking authenticate, and sends the 413 after it on the same connection [claim:chat-readme-431]', async () => {
+    const { model } = recordingModel();
+    let asked = 0;
+    runtime = await Runtime.init({
+      models: [model],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [
+        new ChatPlugin({
+          authenticate: () => {
+            asked += 1;
+            return { user: 'ada' };
+          },
+        }),
+      ],
+      options: { server: { port: 0 }, logger: capturingLogger('info').logger },
+    });
+    await runtime.start();
+    const { host, hostname, port } = new URL(`${runtime.server.url}/chat`);
+    const socket = tcpConnect(Number(port), hostname);
+    sockets.push(socket);
+    const answers = answersOf(socket);
+    socket.write(
+      `POST /chat HTTP/1.1\r\nHost: ${host}\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n`,
+    );
+    // The route answers before the body: it is not JSON, so nothing waits for it.
+    const [first] = await answers.next(1);
+    expect(first?.status).toBe(400);
+    expect(asked).toBe(1);
+    // Then a chunk whose extension is larger than Node.js takes (16 KiB).
+    socket.write(`2;a=${'b'.repeat(20_000)}\r\n{}\r\n0\r\n\r\n`);
+    const [second] = await answers.next(1);
+    expect(second?.status).toBe(413);
+    expect((JSON.parse(second?.body ?? '{}') as Answer).error.code).toBe('WEFT_BAD_REQUEST');
+    expect(model.requests).toHaveLength(0);
+  });
+});
+
 describe('ChatPlugin: other methods on its path', () => {
   it('answers another method on the chat path with 404, except an OPTIONS preflight, which the cors middleware answers when server.cors is set [claim:httpchat-row-404] [claim:chat-readme-404-408]', async () => {
     const answers: Record<string, [number, number]> = {};
