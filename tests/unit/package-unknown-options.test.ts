@@ -15,7 +15,7 @@ import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 const DATABASE = 'postgres://agent@localhost/agent';
 
 describe('unknown option names of the first-party packages', () => {
-  it('are refused, named, by OpenAIModelProvider, PostgresSpaceCoordinator, McpPlugin.connect and the testing doubles [claim:cfg-package-unknown-options]', async () => {
+  it('are refused, named, by OpenAIModelProvider, PostgresSpaceCoordinator, McpPlugin.connect, SqliteMemoryProvider and the testing doubles [claim:cfg-package-unknown-options]', async () => {
     expect(
       () =>
         new OpenAIModelProvider({
@@ -37,12 +37,12 @@ describe('unknown option names of the first-party packages', () => {
     ).rejects.toThrow(/"timeoutMs"/);
     expect(() => new ScriptedModelProvider({ idd: 'x' } as never)).toThrow(/"idd"/);
     expect(() => new InMemoryMemoryProvider({ idd: 'x' } as never)).toThrow(/"idd"/);
+    expect(() => new SqliteMemoryProvider({ path: ':memory:', busyTimeout: 1 } as never)).toThrow(
+      /busyTimeout/,
+    );
   });
 
-  it('are ignored by SqliteMemoryProvider, PostgresMemoryProvider, ChatPlugin and WebSocketPlugin [claim:cfg-package-unknown-options]', () => {
-    expect(
-      () => new SqliteMemoryProvider({ path: ':memory:', busyTimeout: 1 } as never),
-    ).not.toThrow();
+  it('are ignored by PostgresMemoryProvider, ChatPlugin and WebSocketPlugin [claim:cfg-package-unknown-options]', () => {
     expect(
       () => new PostgresMemoryProvider({ connectionString: DATABASE, poolSiz: 2 } as never),
     ).not.toThrow();

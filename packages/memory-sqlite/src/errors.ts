@@ -44,7 +44,10 @@ export const SQLITE_ERRORS = {
     WEFT_SQLITE_OPEN_FAILED: {
       summary: 'The database file could not be opened.',
       raisedBy: '`SqliteMemoryProvider.init`, so `Runtime.start` (as `WEFT_START_FAILED`)',
-      raisers: ['memory-sqlite/src/provider.ts#SqliteMemoryProvider.init'],
+      raisers: [
+        'memory-sqlite/src/provider.ts#SqliteMemoryProvider.init',
+        'memory-sqlite/src/provider.ts#SqliteMemoryProvider.refuseUnwritableFile',
+      ],
       cause:
         'the database file could not be opened: its directory does not exist, the process may not write there, the file is not a SQLite database, or another connection held a lock `init()` needed to switch the file to WAL mode or bring its schema up to date: the write lock longer than `busyTimeoutMs`, or, on a file in rollback-journal mode being switched to WAL, a reader’s lock longer than `busyTimeoutMs` or the write lock at all, which SQLite does not wait for (a file with a current schema, in WAL mode as this package leaves it, needs no lock). better-sqlite3 loads its native binary as the first database opens, so a binary built for another Node.js version fails here too, with `NODE_MODULE_VERSION` in the message, and so does a driver left without a binary because npm 12 blocked its install script, with `Could not locate the bindings file`.',
       fix: 'create the directory and give the service’s user write access to it. When the message says `file is not a database`, `path` names a file of another kind: point it at a SQLite database written by this package, or at a new file. When it says `database is locked`, start again once the other connection has released the lock, or raise `busyTimeoutMs` when the message says `init()` waited that long. When it says `NODE_MODULE_VERSION`, run `npm rebuild better-sqlite3` (see [better-sqlite3 compiles from source](../guides/troubleshooting.md#better-sqlite3-compiles-from-source)). When it says `Could not locate the bindings file`, allow the driver’s install script and run it (see [The SQLite driver’s install script](../installation.md#the-sqlite-drivers-install-script)).',
