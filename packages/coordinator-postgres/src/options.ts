@@ -1,6 +1,7 @@
 import pg from 'pg';
 import {
   MAX_TIMER_MS,
+  postgresConnectionStringProblem,
   postgresServerAddress,
   postgresUrl,
   TIMER_LIMIT_RULE,
@@ -131,11 +132,14 @@ export function resolveOptions(
       'PostgresSpaceCoordinator: options must be an object with a connectionString.',
     );
   }
-  if (
-    typeof options.connectionString !== 'string' ||
-    !/^postgres(ql)?:\/\//.test(options.connectionString)
-  ) {
-    problems.push('connectionString must be a postgres:// URL');
+  // A string pg reads otherwise than the URL parser ("postgres:weft", white space around it)
+  // would make messages name a server or database pg never tried.
+  const connectionProblem =
+    typeof options.connectionString === 'string'
+      ? postgresConnectionStringProblem(options.connectionString)
+      : 'must be a postgres:// URL';
+  if (connectionProblem !== undefined) {
+    problems.push(`connectionString ${connectionProblem}`);
   } else if (!parses(options.connectionString)) {
     // Not quoted: the string may hold a password.
     problems.push(

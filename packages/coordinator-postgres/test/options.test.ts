@@ -125,6 +125,53 @@ describe('PostgresSpaceCoordinator connection string', () => {
   });
 });
 
+describe('PostgresSpaceCoordinator connection string start and end', () => {
+  /** The message of the options error, or '' when the options are taken. */
+  function connectionProblems(text: string): string {
+    try {
+      resolveOptions({ connectionString: text, poolSize: 0 });
+    } catch (error) {
+      expect(WeftError.is(error, 'WEFT_COORDINATOR_INVALID_OPTIONS')).toBe(true);
+      return (error as Error).message;
+    }
+    return '';
+  }
+
+  it('refuses a string pg would read as another server or database: postgres: without //, or white space around the URL, without quoting it [claim:coord-readme-url-start]', () => {
+    // pg reads "postgres:weft" as database "eft", " postgres://..." as a host named "base", and
+    // "postgres://.../agents " as database "agents " with its space.
+    for (const text of [
+      'postgres:weft',
+      'postgresql:/agents',
+      'mysql://weft:hunter2@db.internal:6543/agents',
+      ' postgres://weft:hunter2@db.internal:6543/agents',
+      '\tpostgres://weft:hunter2@db.internal:6543/agents',
+    ]) {
+      const message = connectionProblems(text);
+      expect(message, text).toContain(
+        'connectionString must start with postgres:// or postgresql://, with nothing before it',
+      );
+      expect(message, text).toContain('poolSize must be a positive integer, got 0');
+      expect(message, text).not.toContain('hunter2');
+    }
+    for (const text of [
+      'postgres://weft:hunter2@db.internal:6543/agents ',
+      'postgres://weft:hunter2@db.internal:6543/agents\n',
+    ]) {
+      const message = connectionProblems(text);
+      expect(message, text).toContain('connectionString must not end with white space');
+      expect(message, text).not.toContain('hunter2');
+    }
+    // Either scheme, in any case, is taken.
+    for (const text of [
+      'postgresql://weft@db.internal/agents',
+      'POSTGRES://weft@db.internal/agents',
+    ]) {
+      expect(resolveOptions({ connectionString: text }).connectionString).toBe(text);
+    }
+  });
+});
+
 describe('PostgresSpaceCoordinator option names and logger', () => {
   it('lists a misspelt option and a logger without info, warn and error among the bad options [claim:coord-readme-invalid-options]', () => {
     let message = '';

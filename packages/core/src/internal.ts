@@ -13,6 +13,7 @@ export { normaliseOrigin, type AllowedOrigins } from './server/allowed-origins.j
 export { unstorableText } from './memory/memory-input.js';
 export { jsonOf, NO_JSON_FORM } from './util/json-text.js';
 export {
+  postgresConnectionStringProblem,
   postgresServerAddress,
   postgresUrl,
   type PostgresDefaults,

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { postgresServerAddress, postgresUrl } from '../src/internal.js';
+import {
+  postgresConnectionStringProblem,
+  postgresServerAddress,
+  postgresUrl,
+} from '../src/internal.js';
 
 const pgDefaults = { host: 'localhost', port: 5432, user: 'os-user' };
 
@@ -57,5 +61,43 @@ describe('postgresUrl', () => {
     });
     expect(postgresUrl('postgres://ada:pw@db/weft').hostLeftOut).toBe(false);
     expect(() => postgresUrl('db.internal/weft')).toThrow(TypeError);
+  });
+});
+
+describe('postgresConnectionStringProblem', () => {
+  it('refuses a string pg reads otherwise than the URL parser: postgres: without //, another scheme, white space before or after', () => {
+    // The URL parser reads each of these as the URL without its faults; pg does not.
+    for (const text of [
+      'postgres:weft',
+      'postgresql:/agents',
+      'mysql://weft@db.internal/agents',
+      ' postgres://weft@db.internal/agents',
+      '\tpostgresql://weft@db.internal/agents',
+      '',
+    ]) {
+      expect(postgresConnectionStringProblem(text), JSON.stringify(text)).toBe(
+        'must start with postgres:// or postgresql://, with nothing before it',
+      );
+    }
+    for (const text of ['postgres://weft@db.internal/agents ', 'postgres://db/agents\n']) {
+      expect(postgresConnectionStringProblem(text), JSON.stringify(text)).toBe(
+        'must not end with white space',
+      );
+    }
+  });
+
+  it('takes either scheme in any case, a host left out and parameters, never quoting the string', () => {
+    for (const text of [
+      'postgres://weft:pw@db.internal:6543/agents',
+      'postgresql://weft@db.internal/agents',
+      'POSTGRES://weft@db.internal/agents',
+      'postgres://ada:pw@/weft?host=/run/pg',
+      'postgres:///',
+    ]) {
+      expect(postgresConnectionStringProblem(text), text).toBeUndefined();
+    }
+    expect(postgresConnectionStringProblem(' postgres://weft:hunter2@db/agents')).not.toContain(
+      'hunter2',
+    );
   });
 });

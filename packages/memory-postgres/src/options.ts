@@ -1,5 +1,6 @@
 import pg from 'pg';
 import {
+  postgresConnectionStringProblem,
   postgresServerAddress,
   postgresUrl,
   type PostgresServerAddress,
@@ -195,18 +196,10 @@ function parseConnectionString(connectionString: string): { secrets: string[] } 
       `option "connectionString" must start with postgres:// or postgresql://, got ${url.protocol}//`,
     );
   }
-  // The URL parser drops white space around the string and reads "postgres:name" as a URL, but
-  // pg reads such strings otherwise (" postgres://h/db" as a relative URL on a host named "base",
-  // "postgres:weft" as database "eft"), so it would connect elsewhere than messages say.
-  if (!/^postgres(ql)?:\/\//i.test(connectionString)) {
-    invalid(
-      'option "connectionString" must start with postgres:// or postgresql://, with nothing ' +
-        'before it',
-    );
-  }
-  if (connectionString.trim() !== connectionString) {
-    invalid('option "connectionString" must not end with white space');
-  }
+  // A string pg reads otherwise than the URL parser ("postgres:weft", white space around it)
+  // would connect elsewhere than messages say.
+  const problem = postgresConnectionStringProblem(connectionString);
+  if (problem !== undefined) invalid(`option "connectionString" ${problem}`);
   const secrets = new Set<string>();
   if (url.password !== '') {
     secrets.add(url.password);

@@ -37,6 +37,27 @@ export function postgresUrl(connectionString: string): { url: URL; hostLeftOut: 
   }
 }
 
+/**
+ * Why node-postgres would read the connection string otherwise than the URL parser does, if it
+ * would. The URL parser drops white space around a string and reads `postgres:weft` as a URL, but
+ * pg reads such strings otherwise: ` postgres://h/db` as a relative URL on a host named `base`,
+ * `postgres:weft` as database `eft`, and `postgres://h/db ` as database `db ` (with the space).
+ * Messages built from {@link postgresServerAddress} would then name a server or database pg never
+ * tried. The scheme's case does not count (`POSTGRES://` is read as `postgres://`).
+ *
+ * @param connectionString - The connection string.
+ * @returns The reason it is refused, to follow the option's name in a message (such as
+ *   `must not end with white space`), or `undefined` when pg reads it as the URL parser does.
+ *   Never quotes the string, which may hold a password.
+ */
+export function postgresConnectionStringProblem(connectionString: string): string | undefined {
+  if (!/^postgres(ql)?:\/\//i.test(connectionString)) {
+    return 'must start with postgres:// or postgresql://, with nothing before it';
+  }
+  if (connectionString.trimEnd() !== connectionString) return 'must not end with white space';
+  return undefined;
+}
+
 /** `text` percent-decoded, or as written when it is not valid percent-encoding. */
 function decoded(text: string, decode: (text: string) => string): string {
   try {
