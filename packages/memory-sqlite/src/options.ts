@@ -39,6 +39,16 @@ export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 /** The longest busy timeout: SQLite's and better-sqlite3's limit, the largest 32-bit integer. */
 const MAX_BUSY_TIMEOUT_MS = 0x7fffffff;
 
+/**
+ * Every option the constructor knows, checked at compile time against
+ * {@link SqliteMemoryProviderOptions}; any other name, most likely a misspelt one, is refused.
+ */
+const OPTION_NAMES = Object.keys({
+  path: true,
+  id: true,
+  busyTimeoutMs: true,
+} satisfies Record<keyof SqliteMemoryProviderOptions, true>);
+
 /** The special path of SQLite's in-memory databases. */
 export const IN_MEMORY_PATH = ':memory:';
 
@@ -47,7 +57,7 @@ export const IN_MEMORY_PATH = ':memory:';
  *
  * @param options - The caller's options.
  * @returns The resolved options.
- * @throws `WEFT_SQLITE_INVALID_OPTIONS` naming the first bad option.
+ * @throws `WEFT_SQLITE_INVALID_OPTIONS` naming the first bad or unknown option.
  */
 export function resolveOptions(
   options: SqliteMemoryProviderOptions,
@@ -57,6 +67,13 @@ export function resolveOptions(
     throw new SqliteMemoryProviderError(
       'WEFT_SQLITE_INVALID_OPTIONS',
       `${prefix} options must be an object such as { path: './weft.db' }`,
+    );
+  }
+  const unknown = Object.keys(options).find((name) => !OPTION_NAMES.includes(name));
+  if (unknown !== undefined) {
+    throw new SqliteMemoryProviderError(
+      'WEFT_SQLITE_INVALID_OPTIONS',
+      `${prefix} unknown option ${JSON.stringify(unknown)}; the options are ${OPTION_NAMES.join(', ')}`,
     );
   }
   const { path, id = DEFAULT_ID, busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS } = options;
