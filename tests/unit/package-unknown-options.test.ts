@@ -1,8 +1,9 @@
 /**
- * The configuration reference ("Options of the first-party packages") says which constructors
- * refuse an option name they do not know and which ignore it; these checks hold it to the code.
+ * The configuration reference ("Options of the first-party packages") says that every first-party
+ * constructor refuses an option name it does not know, naming it; these checks hold it to the code.
  */
 import { describe, expect, it } from 'vitest';
+import { WeftError } from '@weft/core';
 import { PostgresSpaceCoordinator } from '@weft/coordinator-postgres';
 import { PostgresMemoryProvider } from '@weft/memory-postgres';
 import { SqliteMemoryProvider } from '@weft/memory-sqlite';
@@ -42,11 +43,30 @@ describe('unknown option names of the first-party packages', () => {
     );
   });
 
-  it('are ignored by PostgresMemoryProvider, ChatPlugin and WebSocketPlugin [claim:cfg-package-unknown-options]', () => {
-    expect(
-      () => new PostgresMemoryProvider({ connectionString: DATABASE, poolSiz: 2 } as never),
-    ).not.toThrow();
-    expect(() => new ChatPlugin({ pth: '/talk' } as never)).not.toThrow();
-    expect(() => new WebSocketPlugin({ pth: '/talk' } as never)).not.toThrow();
+  it('are refused, named, by SqliteMemoryProvider, PostgresMemoryProvider, ChatPlugin and WebSocketPlugin with their own codes [claim:cfg-package-unknown-options]', () => {
+    const refusals: [() => unknown, string, RegExp][] = [
+      [
+        () => new SqliteMemoryProvider({ path: ':memory:', busyTimeout: 1 } as never),
+        'WEFT_SQLITE_INVALID_OPTIONS',
+        /"busyTimeout"/,
+      ],
+      [
+        () => new PostgresMemoryProvider({ connectionString: DATABASE, poolSiz: 2 } as never),
+        'WEFT_POSTGRES_INVALID_OPTIONS',
+        /"poolSiz"/,
+      ],
+      [() => new ChatPlugin({ pth: '/talk' } as never), 'WEFT_CHAT_INVALID_OPTIONS', /"pth"/],
+      [() => new WebSocketPlugin({ pth: '/talk' } as never), 'WEFT_WS_INVALID_OPTIONS', /"pth"/],
+    ];
+    for (const [create, code, named] of refusals) {
+      let thrown: unknown;
+      try {
+        create();
+      } catch (error) {
+        thrown = error;
+      }
+      expect(WeftError.is(thrown, code), code).toBe(true);
+      expect((thrown as Error).message).toMatch(named);
+    }
   });
 });

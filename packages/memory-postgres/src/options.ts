@@ -105,6 +105,17 @@ export const DEFAULT_SCHEMA = 'public';
 
 const PREFIX = 'PostgresMemoryProvider:';
 
+/**
+ * Every top-level option the constructor knows, checked at compile time against
+ * {@link PostgresMemoryProviderOptions}; any other name, most likely a misspelt one, is refused.
+ */
+const OPTION_NAMES = Object.keys({
+  connectionString: true,
+  schema: true,
+  pool: true,
+  id: true,
+} satisfies Record<keyof PostgresMemoryProviderOptions, true>);
+
 // Unquoted PostgreSQL identifiers: letters, digits and underscores, at most 63 bytes.
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
@@ -251,7 +262,7 @@ export function describeServer(connectionString: string): string {
  *
  * @param options - The caller's options.
  * @returns The resolved options.
- * @throws `WEFT_POSTGRES_INVALID_OPTIONS` naming the first bad option.
+ * @throws `WEFT_POSTGRES_INVALID_OPTIONS` naming the first bad or unknown option.
  */
 export function resolveOptions(
   options: PostgresMemoryProviderOptions,
@@ -260,6 +271,12 @@ export function resolveOptions(
     invalid(
       'options must be an object such as ' +
         "{ connectionString: 'postgres://weft:secret@localhost:5432/weft' }",
+    );
+  }
+  const unknown = Object.keys(options).find((name) => !OPTION_NAMES.includes(name));
+  if (unknown !== undefined) {
+    invalid(
+      `unknown option ${JSON.stringify(unknown)}; the options are ${OPTION_NAMES.join(', ')}`,
     );
   }
   const { connectionString, schema = DEFAULT_SCHEMA, id = DEFAULT_ID, pool } = options;

@@ -81,6 +81,7 @@ describe('PostgresMemoryProvider options', () => {
     [{ connectionString: URL, id: ' ' }, /option "id"/],
     [{ connectionString: URL, pool: 5 }, /option "pool" must be an object/],
     [{ connectionString: URL, pool: { maxConnections: 5 } }, /unknown keys maxConnections/],
+    [{ connectionString: URL, poolSize: 5 }, /unknown option "poolSize"/],
     [{ connectionString: URL, pool: { max: 0 } }, /"pool.max" must be a positive integer/],
     [{ connectionString: URL, pool: { statementTimeoutMs: -1 } }, /"pool.statementTimeoutMs"/],
     [{ connectionString: URL, pool: { connectionTimeoutMs: 1.5 } }, /"pool.connectionTimeoutMs"/],
@@ -149,14 +150,17 @@ describe('PostgresMemoryProvider options', () => {
     expect(resolveOptions({ connectionString: URL, schema: 'PG_weft' }).schema).toBe('PG_weft');
   });
 
-  it('refuses a key pool does not know and ignores an unknown key beside connectionString [claim:pg-unknown-keys]', () => {
+  it('refuses an option name it does not know and a key pool does not know, naming them [claim:pg-unknown-keys]', () => {
     expect(rejection({ connectionString: URL, pool: { maxSize: 5 } }).message).toMatch(
       /option "pool" has unknown keys maxSize; known: max, connectionTimeoutMs/,
     );
-    const memory = new PostgresMemoryProvider({
-      connectionString: URL,
-      shema: 'weft',
-    } as PostgresMemoryProviderOptions);
+    const error = rejection({ connectionString: URL, shema: 'weft' });
+    expect(error.code).toBe('WEFT_POSTGRES_INVALID_OPTIONS');
+    expect(error.message).toContain(
+      'unknown option "shema"; the options are connectionString, schema, pool, id',
+    );
+    // A known option left undefined still takes its default.
+    const memory = new PostgresMemoryProvider({ connectionString: URL, schema: undefined });
     expect(memory.schema).toBe('public');
   });
 

@@ -37,7 +37,7 @@ export const SQLITE_ERRORS = {
       raisedBy: '`new SqliteMemoryProvider`',
       raisers: ['memory-sqlite/src/options.ts#resolveOptions'],
       cause:
-        'the constructor’s options are missing or invalid: options that are not an object, an option name it does not have (such as a misspelt `busyTimeout`), an empty or blank `path` or one with a NUL character, an empty or blank `id`, or a `busyTimeoutMs` that is not a whole number of milliseconds from 0 to 2,147,483,647.',
+        'the constructor’s options are missing or invalid: options that are not an object, an option name it does not know (a misspelt one), an empty or blank `path` or one with a NUL character, an empty or blank `id`, or a `busyTimeoutMs` that is not a whole number of milliseconds from 0 to 2,147,483,647.',
       fix: 'the message names the option.',
     },
     /** @claim errors-sqlite-open-native-binary */

@@ -39,8 +39,15 @@ export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 /** The longest busy timeout: SQLite's and better-sqlite3's limit, the largest 32-bit integer. */
 const MAX_BUSY_TIMEOUT_MS = 0x7fffffff;
 
-/** The names of the options, in the order the README lists them. */
-const OPTION_NAMES: readonly string[] = ['path', 'id', 'busyTimeoutMs'];
+/**
+ * Every option the constructor knows, checked at compile time against
+ * {@link SqliteMemoryProviderOptions}; any other name, most likely a misspelt one, is refused.
+ */
+const OPTION_NAMES = Object.keys({
+  path: true,
+  id: true,
+  busyTimeoutMs: true,
+} satisfies Record<keyof SqliteMemoryProviderOptions, true>);
 
 /** The special path of SQLite's in-memory databases. */
 export const IN_MEMORY_PATH = ':memory:';
@@ -50,8 +57,7 @@ export const IN_MEMORY_PATH = ':memory:';
  *
  * @param options - The caller's options.
  * @returns The resolved options.
- * @throws `WEFT_SQLITE_INVALID_OPTIONS` naming the first bad option, or the options it does not
- * have.
+ * @throws `WEFT_SQLITE_INVALID_OPTIONS` naming the first bad or unknown option.
  */
 export function resolveOptions(
   options: SqliteMemoryProviderOptions,
@@ -63,13 +69,11 @@ export function resolveOptions(
       `${prefix} options must be an object such as { path: './weft.db' }`,
     );
   }
-  // A misspelt option (`busyTimeout`) would otherwise be ignored, leaving its default in force.
-  const unknown = Object.keys(options).filter((name) => !OPTION_NAMES.includes(name));
-  if (unknown.length > 0) {
+  const unknown = Object.keys(options).find((name) => !OPTION_NAMES.includes(name));
+  if (unknown !== undefined) {
     throw new SqliteMemoryProviderError(
       'WEFT_SQLITE_INVALID_OPTIONS',
-      `${prefix} unknown option ${unknown.map((name) => `"${name}"`).join(', ')}; ` +
-        `the options are ${OPTION_NAMES.join(', ')}`,
+      `${prefix} unknown option ${JSON.stringify(unknown)}; the options are ${OPTION_NAMES.join(', ')}`,
     );
   }
   const { path, id = DEFAULT_ID, busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS } = options;

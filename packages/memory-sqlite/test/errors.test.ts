@@ -44,6 +44,7 @@ describe('SqliteMemoryProvider errors', () => {
       [{ path: ' ' }, 'option "path"'],
       [{ path: 'a\0b.db' }, 'option "path" must not contain NUL'],
       [{ path: ':memory:', id: '' }, 'option "id"'],
+      [{ path: ':memory:', busyTimeout: 1 } as Options, 'unknown option "busyTimeout"'],
       [{ path: ':memory:', busyTimeoutMs: -1 }, 'option "busyTimeoutMs"'],
       [{ path: ':memory:', busyTimeoutMs: 1.5 }, 'option "busyTimeoutMs"'],
       [

@@ -44,6 +44,20 @@ describe('SqliteMemoryProvider: options and lifecycle', () => {
     }
   });
 
+  it('refuses an option name it does not know, naming it and listing the options, and takes undefined as the default [claim:sqlite-unknown-option]', () => {
+    const misspelt = { path: 'x.db', busyTimeout: 100 } as unknown as SqliteMemoryProviderOptions;
+    expect(() => new SqliteMemoryProvider(misspelt)).toThrow(
+      'unknown option "busyTimeout"; the options are path, id, busyTimeoutMs',
+    );
+    expect(() => new SqliteMemoryProvider(misspelt)).toThrow(/\[WEFT_SQLITE_INVALID_OPTIONS\]/);
+    const unset = new SqliteMemoryProvider({
+      path: 'x.db',
+      id: undefined,
+      busyTimeoutMs: undefined,
+    });
+    expect(unset.id).toBe('sqlite');
+  });
+
   it('sets the busy timeout it was given [claim:mpo-sqlite-busy] [claim:sqlite-busy]', async () => {
     const memory = await db.open({ busyTimeoutMs: 1234 });
     // The pragma is per connection, so read it through the provider's own connection.

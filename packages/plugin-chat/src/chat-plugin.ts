@@ -110,6 +110,21 @@ export interface ChatPluginOptions extends ChatAccessOptions {
 }
 
 /**
+ * Every option the constructor knows, its own and {@link ChatAccessOptions}, checked at compile
+ * time against {@link ChatPluginOptions}; any other name, most likely a misspelt one, is refused.
+ */
+const OPTION_NAMES = Object.keys({
+  path: true,
+  maxInFlight: true,
+  authenticate: true,
+  trustClientUser: true,
+  roomHistory: true,
+  authorizeRoom: true,
+  authTimeoutMs: true,
+  maxInFlightPerUser: true,
+} satisfies Record<keyof ChatPluginOptions, true>);
+
+/**
  * The plugin's id: a pipeline step runs its executor as `{ pluginId: 'chat', action: 'reply' }`,
  * and its prompt template is registered as `chat/reply`.
  */
@@ -191,13 +206,21 @@ export class ChatPlugin extends Plugin {
   /**
    * @param options - The route's path, the hooks that authenticate and authorise, and the
    *   limits.
-   * @throws {@link ChatPluginError} `WEFT_CHAT_INVALID_OPTIONS` naming a bad option: a path that
+   * @throws {@link ChatPluginError} `WEFT_CHAT_INVALID_OPTIONS` naming a bad option: an option
+   * name it does not know, a path that
    * does not start with `/`, holds another character than ASCII letters, digits, `-`, `.`, `_`,
    * `~` and `/` or has a `.` or `..` segment, a limit that is not a positive integer, an `authTimeoutMs` over
    * 2147483647, or `roomHistory: 'shared'` without `authorizeRoom`.
    */
   constructor(options: ChatPluginOptions = {}) {
     super();
+    const unknown = Object.keys(options).find((name) => !OPTION_NAMES.includes(name));
+    if (unknown !== undefined) {
+      throw new ChatPluginError(
+        'WEFT_CHAT_INVALID_OPTIONS',
+        `ChatPlugin: unknown option ${JSON.stringify(unknown)}; the options are ${OPTION_NAMES.join(', ')}.`,
+      );
+    }
     const path = options.path ?? '/chat';
     if (typeof path !== 'string' || !path.startsWith('/')) {
       throw new ChatPluginError(

@@ -43,7 +43,7 @@ export const CHAT_ERRORS = {
         'plugin-chat/src/chat-plugin.ts#invalidOption',
       ],
       cause:
-        'the `ChatPlugin` constructor was given a bad option, such as a `path` that does not start with `/`.',
+        'the `ChatPlugin` constructor was given a bad option, such as an option name it does not know (a misspelt one) or a `path` that does not start with `/`.',
       fix: 'the message names the option and what it must be.',
     },
     /**

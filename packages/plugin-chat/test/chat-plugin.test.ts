@@ -801,6 +801,27 @@ describe('chat spaces', () => {
   });
 });
 
+describe('ChatPlugin option names', () => {
+  it('refuses an option name it does not know, naming it and listing the options [claim:chat-unknown-option]', () => {
+    let caught: unknown;
+    try {
+      new ChatPlugin({ maxInflightPerUser: 2 } as never);
+    } catch (error) {
+      caught = error;
+    }
+    expect(WeftError.is(caught, 'WEFT_CHAT_INVALID_OPTIONS')).toBe(true);
+    expect((caught as Error).message).toContain(
+      'unknown option "maxInflightPerUser"; the options are path, maxInFlight, authenticate, trustClientUser, roomHistory, authorizeRoom, authTimeoutMs, maxInFlightPerUser.',
+    );
+  });
+
+  it('takes a known option left undefined as its default [claim:chat-unknown-option]', () => {
+    const plugin = new ChatPlugin({ path: undefined, maxInFlight: undefined });
+    expect(plugin.path).toBe('/chat');
+    expect(plugin.maxInFlight).toBe(4);
+  });
+});
+
 describe('ChatPlugin path', () => {
   it.each(['/chat/*', '/chat(', '/chat?x', '/chat/:room', '/a b', '/chat/\u00e9'])(
     'refuses %j in the constructor, which express would read as a pattern or not at all [claim:httpchat-path-option] [claim:httpchat-options-bad] [claim:chat-path] [claim:chat-bad-options] [claim:tsdoc-chat-path]',

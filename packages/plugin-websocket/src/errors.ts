@@ -54,9 +54,12 @@ export const WS_ERRORS = {
     WEFT_WS_INVALID_OPTIONS: {
       summary: 'The `WebSocketPlugin` constructor was given a bad option.',
       raisedBy: '`new WebSocketPlugin`',
-      raisers: ['plugin-websocket/src/options.ts#invalid'],
+      raisers: [
+        'plugin-websocket/src/options.ts#resolveOptions',
+        'plugin-websocket/src/options.ts#invalid',
+      ],
       cause:
-        "the `WebSocketPlugin` constructor was given a bad option, such as a `path` that does not start with `/` or that a URL would write otherwise (no upgrade could reach it), a limit that is not a positive integer, a time that becomes a timer over 2147483647 ms (the longest delay a Node.js timer keeps), an origin that is not `scheme://host[:port]`, an `allowedHosts` entry with a scheme, a port or a path (which no `Host` header could match), or `roomHistory: 'shared'` without `authorizeRoom`.",
+        "the `WebSocketPlugin` constructor was given a bad option, such as an option name it does not know (a misspelt one), a `path` that does not start with `/` or that a URL would write otherwise (no upgrade could reach it), a limit that is not a positive integer, a time that becomes a timer over 2147483647 ms (the longest delay a Node.js timer keeps), an origin that is not `scheme://host[:port]`, an `allowedHosts` entry with a scheme, a port or a path (which no `Host` header could match), or `roomHistory: 'shared'` without `authorizeRoom`.",
       fix: 'the message names the option and what it must be.',
     },
     WEFT_WS_ORIGIN_NOT_ALLOWED: {

@@ -145,6 +145,35 @@ const DEFAULTS = {
   closeTimeoutMs: 1_000,
 } as const;
 
+/**
+ * Every option the constructor knows, its own and `ChatAccessOptions`, checked at compile time
+ * against {@link WebSocketPluginOptions}; any other name, most likely a misspelt one, is refused.
+ */
+const OPTION_NAMES = Object.keys({
+  port: true,
+  host: true,
+  path: true,
+  allowedHosts: true,
+  allowedOrigins: true,
+  authenticate: true,
+  trustClientUser: true,
+  roomHistory: true,
+  authorizeRoom: true,
+  authTimeoutMs: true,
+  maxInFlightPerUser: true,
+  handshakeTimeoutMs: true,
+  maxPayloadBytes: true,
+  maxConnections: true,
+  maxConnectionsPerUser: true,
+  maxInFlight: true,
+  taskTimeoutMs: true,
+  heartbeatIntervalMs: true,
+  idleTimeoutMs: true,
+  maxBufferedBytes: true,
+  closeTimeoutMs: true,
+  reauthenticateMs: true,
+} satisfies Record<keyof WebSocketPluginOptions, true>);
+
 const POSITIVE_OPTIONS = [
   'authTimeoutMs',
   'handshakeTimeoutMs',
@@ -184,9 +213,16 @@ const TIMER_OPTIONS = [
  *
  * @param options - What the user passed.
  * @returns The complete options.
- * @throws WebSocketPluginError `WEFT_WS_INVALID_OPTIONS` naming the first bad option.
+ * @throws WebSocketPluginError `WEFT_WS_INVALID_OPTIONS` naming the first bad or unknown option.
  */
 export function resolveOptions(options: WebSocketPluginOptions): ResolvedOptions {
+  const unknown = Object.keys(options ?? {}).find((name) => !OPTION_NAMES.includes(name));
+  if (unknown !== undefined) {
+    throw new WebSocketPluginError(
+      'WEFT_WS_INVALID_OPTIONS',
+      `WebSocketPlugin: unknown option ${JSON.stringify(unknown)}; the options are ${OPTION_NAMES.join(', ')}.`,
+    );
+  }
   const resolved: ResolvedOptions = { ...DEFAULTS, ...withoutUndefined(options) };
   const port = resolved.port;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {

@@ -1337,6 +1337,27 @@ describe('WebSocketPlugin options', () => {
   );
 });
 
+describe('WebSocketPlugin option names', () => {
+  it('refuses an option name it does not know, naming it and listing the options [claim:wsreadme-unknown-option]', () => {
+    let thrown: unknown;
+    try {
+      new WebSocketPlugin({ maxInflightPerUser: 2 } as never);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(WeftError.is(thrown, 'WEFT_WS_INVALID_OPTIONS')).toBe(true);
+    expect((thrown as Error).message).toMatch(
+      /unknown option "maxInflightPerUser"; the options are port, host, path, .*maxInFlightPerUser, .*reauthenticateMs\./,
+    );
+  });
+
+  it('takes a known option left undefined as its default [claim:wsreadme-unknown-option]', () => {
+    const plugin = new WebSocketPlugin({ port: 0, path: undefined, maxInFlightPerUser: undefined });
+    expect(plugin.options.path).toBe('/ws');
+    expect(plugin.options.maxInFlightPerUser).toBe(8);
+  });
+});
+
 describe('WebSocketPlugin allowedHosts entries', () => {
   // The gate compares each entry with the name of the Host header, its port left out, so these
   // would match no upgrade and refuse every one meant for the name.
