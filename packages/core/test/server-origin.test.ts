@@ -251,7 +251,7 @@ describe('ServerManager Origin check', () => {
 
   it('matches a cors origin RegExp with the g or y flag the same way on every request, as if from the start of the origin [claim:cfg-cors-regexp-flags] [claim:tsdoc-server-cors-regexp-flags] [claim:trig-cors-regexp-flags]', async () => {
     /** Status and Access-Control-Allow-Origin of a JSON POST from `origin`. */
-    const post = (url: string, origin: string) =>
+    const post = (url: string | undefined, origin: string) =>
       new Promise<{ status: number; allowOrigin: unknown }>((resolve, reject) => {
         const outgoing = httpRequest(
           `${url}/echo`,

@@ -167,11 +167,14 @@ function matchingFromStart(pattern: RegExp): RegExp {
  * A `cors` origin rule with each RegExp matched from the start every time (see
  * {@link matchingFromStart}); other values are returned as they are.
  */
-function rulesFromStart<T extends StaticOrigin | undefined>(rule: T): T {
-  if (rule instanceof RegExp) return matchingFromStart(rule) as T;
+function rulesFromStart(rule: StaticOrigin | undefined): StaticOrigin | undefined {
+  if (rule instanceof RegExp) return matchingFromStart(rule);
   if (Array.isArray(rule)) {
     const list = rule as readonly (boolean | string | RegExp)[];
-    return list.map((entry) => (entry instanceof RegExp ? matchingFromStart(entry) : entry)) as T;
+    const copied = list.map((entry) =>
+      entry instanceof RegExp ? matchingFromStart(entry) : entry,
+    );
+    return copied.some((entry, index) => entry !== list[index]) ? copied : rule;
   }
   return rule;
 }
@@ -221,7 +224,7 @@ export function originHookWithDeadline(
         answered = true;
         clearTimeout(timer);
         // The function may answer with the same `g` RegExp each time, as a static option may.
-        callback(error, rulesFromStart(verdict));
+        callback(error, rulesFromStart(verdict) as typeof verdict);
       };
       const timer = setTimeout(() => {
         if (answered) return;
