@@ -31,6 +31,8 @@ const HANDOVER_RETRY_MS = 10;
 const FINISH_ATTEMPTS = 3;
 /** PostgreSQL's `program_limit_exceeded`: a value too large for a row or an index entry. */
 const TOO_LARGE = '54000';
+/** PostgreSQL's limit on a B-tree index entry, as the client is told (2,704 bytes with 8 kB pages). */
+const INDEX_ENTRY_LIMIT_TEXT = 'about 2,700 bytes';
 
 /**
  * A {@link SpaceCoordinator} on PostgreSQL: several runtimes, in separate processes or on
@@ -186,9 +188,21 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
       return ticket;
     } catch (error) {
       if ((error as { code?: string }).code === TOO_LARGE) {
+        // A 400's message reaches the HTTP client, so it is in the coordinator's words only:
+        // PostgreSQL's text names the index and its internals. That text goes to the log here,
+        // with the task id, and stays the error's cause for the caller.
+        this.options.logger.warn(
+          {
+            space: bounded(space),
+            taskId: arrival.taskId,
+            spaceBytes: Buffer.byteLength(space),
+            error: (error as Error).message,
+          },
+          'task too large for PostgreSQL to record; refused',
+        );
         throw new PostgresSpaceCoordinatorError(
           'WEFT_COORDINATOR_INVALID_ARRIVAL',
-          `PostgresSpaceCoordinator.admit: a task of space "${bounded(space)}" is too large for PostgreSQL to record (${(error as Error).message}); use a shorter space id and smaller data.`,
+          `PostgresSpaceCoordinator.admit: a task of space "${bounded(space)}" is too large for PostgreSQL to record: its space id (${Buffer.byteLength(space)} bytes) must fit an index entry of at most ${INDEX_ENTRY_LIMIT_TEXT} after compression. Use a shorter space id and smaller data.`,
           { status: 400, cause: error },
         );
       }

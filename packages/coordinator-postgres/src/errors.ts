@@ -14,7 +14,8 @@ import type { ErrorRegistry } from '@weft/core/internal';
  * - `WEFT_COORDINATOR_SCHEMA_TOO_NEW`: The coordinator’s schema was made by a newer version of the
  *   package.
  * - `WEFT_COORDINATOR_NOT_STARTED`: A method was called before `init()` or after `shutdown()`.
- * - `WEFT_COORDINATOR_INVALID_ARRIVAL`: A task’s event has no JSON form, so it cannot be recorded.
+ * - `WEFT_COORDINATOR_INVALID_ARRIVAL`: A task’s event has no JSON form, or the task is too large,
+ *   so it cannot be recorded.
  * - `WEFT_COORDINATOR_ADMIT_FAILED`: PostgreSQL did not record a task’s arrival, or did not answer
  *   in time.
  * - `WEFT_COORDINATOR_ACQUIRE_TIMEOUT`: A space’s tasks on other instances did not end within
@@ -79,13 +80,15 @@ export const COORDINATOR_ERRORS = {
         'the coordinator was used outside the runtime’s start and stop, or `init` was called twice. A `dispatch` or `accept` on a runtime that has not started its coordinator yet gets this, which a trigger that lets it through answers as a 503; once `stop()` was called, a dispatch gets `WEFT_SHUTTING_DOWN` instead.',
       fix: 'let the runtime start and stop the coordinator; create a new one for a new runtime.',
     },
+    /** @claim errors-coordinator-too-large-hidden */
     WEFT_COORDINATOR_INVALID_ARRIVAL: {
-      summary: 'A task’s event has no JSON form, so it cannot be recorded.',
+      summary:
+        'A task’s event has no JSON form, or the task is too large, so it cannot be recorded.',
       status: 400,
       raisedBy: '`Runtime.accept` and `Runtime.dispatch` with a coordinator',
       raisers: ['coordinator-postgres/src/coordinator.ts#PostgresSpaceCoordinator.admit'],
       cause:
-        'the event’s `data` or `metadata` holds a value `JSON.stringify` cannot write, such as a `BigInt` or a circular structure, or the task is too large for PostgreSQL to record (a space id whose index entry passes PostgreSQL’s limit of about 2,700 bytes, which the runtime’s 200-character cap on space ids keeps out of reach). Nothing was recorded and the task did not run. HTTP triggers answer 400.',
+        'the event’s `data` or `metadata` holds a value `JSON.stringify` cannot write, such as a `BigInt` or a circular structure, or the task is too large for PostgreSQL to record (a space id whose index entry passes PostgreSQL’s limit of about 2,700 bytes, which the runtime’s 200-character cap on space ids keeps out of reach). Nothing was recorded and the task did not run. HTTP triggers answer 400 with the coordinator’s message, which for a task too large names the space id’s size in bytes and the limit of about 2,700 bytes; PostgreSQL’s own error text, which names the index, is not sent but logged by the coordinator as a warning with the space, the task id and the space id’s size, and kept as the error’s `cause`.',
       fix: 'send plain JSON values and a shorter space id; another instance must be able to run the task from its record.',
     },
     /** @claim errors-coordinator-admit-failed-may-run */

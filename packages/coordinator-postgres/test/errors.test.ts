@@ -360,6 +360,51 @@ describe('PostgresSpaceCoordinator errors', () => {
     }
   });
 
+  it("answers 400 for a task too large for PostgreSQL in the coordinator's words, and logs PostgreSQL's own text [claim:coord-readme-too-large-hidden] [claim:errors-coordinator-too-large-hidden]", async () => {
+    const schema = db.newSchema();
+    const warnings: { details: Record<string, unknown>; message: string }[] = [];
+    const logger = {
+      info: () => undefined,
+      warn: (details: object, message: string) =>
+        warnings.push({ details: details as Record<string, unknown>, message }),
+      error: () => undefined,
+    };
+    const { runtime, model } = await startDispatching(unstarted({ schema, logger }));
+    // The runtime's 200-character cap keeps space ids below PostgreSQL's index limit, so the
+    // limit is reached here by a trigger that copies each task's space, grown to 3,200 hex digits
+    // that do not compress, into an index of its own: PostgreSQL refuses the insert as it would
+    // a space id too long (code 54000), and its text names the index.
+    await db.sql(`CREATE TABLE "${schema}".wide (entry text PRIMARY KEY)`);
+    await db.sql(`CREATE FUNCTION "${schema}".widen() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO "${schema}".wide
+          SELECT string_agg(md5(NEW.space || i), '') FROM generate_series(1, 100) AS i;
+        RETURN NEW;
+      END $$`);
+    await db.sql(`CREATE TRIGGER widen BEFORE INSERT ON "${schema}".tasks
+      FOR EACH ROW EXECUTE FUNCTION "${schema}".widen()`);
+    try {
+      const answer = await fetch(`${runtime.server.url}/task`, { method: 'POST' });
+      expect(answer.status).toBe(400);
+      const body = (await answer.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe('WEFT_COORDINATOR_INVALID_ARRIVAL');
+      expect(body.error.message).toMatch(
+        /a task of space "room" is too large for PostgreSQL to record: its space id \(4 bytes\) must fit an index entry of at most about 2,700 bytes/,
+      );
+      expect(body.error.message).not.toMatch(/index row|btree|wide_pkey|54000/i);
+      expect(model.requests).toHaveLength(0);
+      const logged = warnings.find((line) => line.message.includes('too large'));
+      expect(logged?.details).toMatchObject({
+        space: 'room',
+        spaceBytes: 4,
+        error: expect.stringMatching(/index row size \d+ exceeds .* "wide_pkey"/),
+      });
+      expect(logged?.details.taskId).toEqual(expect.any(String));
+    } finally {
+      await runtime.stop();
+    }
+  });
+
   it('answers 503 with WEFT_COORDINATOR_ADMIT_FAILED and a generic message when PostgreSQL does not record the task within statementTimeoutMs, and runs nothing [claim:errors-503-sources]', async () => {
     const schema = db.newSchema();
     const { runtime, model } = await startDispatching(
@@ -663,6 +708,8 @@ describe('PostgresSpaceCoordinator errors', () => {
       expect(error.code).toBe('WEFT_COORDINATOR_INVALID_ARRIVAL');
       expect(error.status).toBe(400);
       expect(error.message.length).toBeLessThan(1_000);
+      expect(error.message).not.toMatch(/index row|btree/);
+      expect((error.cause as Error).message).toMatch(/index row/);
     }
     expect(await coordinator.checkHealth()).toBe(true);
     expect(await coordinator.admit(arrival('fine'))).toBeGreaterThan(0);

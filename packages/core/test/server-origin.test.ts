@@ -249,6 +249,47 @@ describe('ServerManager Origin check', () => {
     expect((await send(`${cased.server.url}/echo`, { ...json, origin })).status).toBe(403);
   });
 
+  it('matches a cors origin RegExp with the g or y flag the same way on every request, as if from the start of the origin [claim:cfg-cors-regexp-flags] [claim:tsdoc-server-cors-regexp-flags] [claim:trig-cors-regexp-flags]', async () => {
+    /** Status and Access-Control-Allow-Origin of a JSON POST from `origin`. */
+    const post = (url: string | undefined, origin: string) =>
+      new Promise<{ status: number; allowOrigin: unknown }>((resolve, reject) => {
+        const outgoing = httpRequest(
+          `${url}/echo`,
+          { method: 'POST', headers: { 'content-type': 'application/json', origin } },
+          (incoming) => {
+            incoming.resume();
+            resolve({
+              status: incoming.statusCode ?? 0,
+              allowOrigin: incoming.headers['access-control-allow-origin'],
+            });
+          },
+        );
+        outgoing.on('error', reject);
+        outgoing.end('{}');
+      });
+    const origin = 'https://app.example.com';
+    const allowed = { status: 200, allowOrigin: origin };
+    // A global RegExp's test() goes on from where the last match ended: tested as it is, the
+    // second request from the same origin would be refused and the third let in again.
+    const global = /example\.com$/g;
+    const listed = await serve({ cors: { origin: ['https://other.example', global] } });
+    for (let i = 0; i < 3; i++) expect(await post(listed.server.url, origin)).toEqual(allowed);
+    expect(global.lastIndex).toBe(0);
+    const single = await serve({ cors: { origin: /example\.com$/gi } });
+    for (let i = 0; i < 3; i++) expect(await post(single.server.url, origin)).toEqual(allowed);
+    // A function may answer with the same global RegExp each time.
+    const answer = /example\.com$/g;
+    const asked = await serve({ cors: { origin: (_origin, callback) => callback(null, answer) } });
+    for (let i = 0; i < 3; i++) expect(await post(asked.server.url, origin)).toEqual(allowed);
+    // The y flag still anchors the match at the origin's first character, on every request.
+    const sticky = await serve({ cors: { origin: /https:\/\/app\./y } });
+    for (let i = 0; i < 3; i++) expect(await post(sticky.server.url, origin)).toEqual(allowed);
+    expect(sticky.runs).toHaveLength(3);
+    const anchored = await serve({ cors: { origin: /app\.example\.com/y } });
+    expect((await post(anchored.server.url, origin)).status).toBe(403);
+    expect(anchored.runs).toEqual([]);
+  });
+
   it('reads an origin list as the cors middleware does: true in it lets every origin through, and a "*" in it none [claim:trig-cors] [claim:trig-403-origin]', async () => {
     const json = { 'content-type': 'application/json' };
     // The middleware allows every origin for a list holding true, and sends it back.

@@ -143,6 +143,58 @@ function header(request: IncomingMessage, name: string): string | undefined {
   return text === undefined || text === '' ? undefined : text;
 }
 
+/**
+ * `pattern`, or when it has the `g` or `y` flag a copy without them that matches as `pattern`
+ * does from the start of the text. `test` on a `g` or `y` RegExp starts at its `lastIndex`, left
+ * where the last match ended, so the middleware and the origin check would refuse on one request
+ * the origin they allowed on the one before. A `cors` origin is a yes or no for a whole origin,
+ * which the `cors` documentation describes as testing the origin against the pattern, and
+ * `@fastify/cors` matches a `g` RegExp from the start each time: a user writing `/…/g` out of
+ * habit expects that, not an option refused. The `y` flag anchors a match at `lastIndex`, 0 for
+ * a fresh RegExp, so the copy keeps that anchor as a lookbehind for the start of the text
+ * (dropping it would allow origins the pattern does not allow from their first character).
+ *
+ * @param pattern - A RegExp from the `cors` option or its function's answer.
+ * @returns A RegExp whose `test` keeps no state between calls.
+ */
+function matchingFromStart(pattern: RegExp): RegExp {
+  if (!pattern.global && !pattern.sticky) return pattern;
+  const flags = pattern.flags.replace(/[gy]/g, '');
+  return new RegExp(pattern.sticky ? `(?<![\\s\\S])(?:${pattern.source})` : pattern.source, flags);
+}
+
+/**
+ * A `cors` origin rule with each RegExp matched from the start every time (see
+ * {@link matchingFromStart}); other values are returned as they are.
+ */
+function rulesFromStart(rule: StaticOrigin | undefined): StaticOrigin | undefined {
+  if (rule instanceof RegExp) return matchingFromStart(rule);
+  if (Array.isArray(rule)) {
+    const list = rule as readonly (boolean | string | RegExp)[];
+    const copied = list.map((entry) =>
+      entry instanceof RegExp ? matchingFromStart(entry) : entry,
+    );
+    return copied.some((entry, index) => entry !== list[index]) ? copied : rule;
+  }
+  return rule;
+}
+
+/**
+ * The `cors` option with each RegExp of its `origin` replaced by one that keeps no state between
+ * requests, so the same origin gets the same answer on every request (see
+ * {@link matchingFromStart}). The user's RegExp objects are not changed.
+ *
+ * @param option - The checked `cors` option.
+ * @returns The option, copied when its `origin` held a RegExp with the `g` or `y` flag.
+ */
+export function corsWithStatelessPatterns(
+  option: boolean | CorsOptions | undefined,
+): boolean | CorsOptions | undefined {
+  if (typeof option !== 'object' || typeof option.origin === 'function') return option;
+  const origin = rulesFromStart(option.origin);
+  return origin === option.origin ? option : { ...option, origin };
+}
+
 /** How long the `cors` option's origin function may take to answer; past it the origin is refused. */
 export const ORIGIN_HOOK_TIMEOUT_MS = 5_000;
 
@@ -171,7 +223,8 @@ export function originHookWithDeadline(
         if (answered) return;
         answered = true;
         clearTimeout(timer);
-        callback(error, verdict);
+        // The function may answer with the same `g` RegExp each time, as a static option may.
+        callback(error, rulesFromStart(verdict) as typeof verdict);
       };
       const timer = setTimeout(() => {
         if (answered) return;

@@ -4,13 +4,19 @@
  */
 
 /**
- * The CORS options of the server: those of the `cors` middleware, which receives them unchanged
- * and whose documentation explains each.
+ * The CORS options of the server: those of the `cors` middleware, whose documentation explains
+ * each, and which receives them unchanged but for a RegExp with the `g` or `y` flag (see
+ * {@link CorsOptions.origin}).
  */
 export type CorsOptions = {
   /**
    * Which page origins may call: `true` or `'*'` for all, a string, a RegExp or a list of them
    * for those that match, or a function asked for each origin that calls back with such a rule.
+   * A RegExp with the `g` or `y` flag is matched from the start of the origin on every request,
+   * through a copy without those flags (`y` still anchoring the match at the first character):
+   * tested as it is, it would go on from its last match and refuse the next request from the
+   * same origin. The RegExp you pass is not changed.
+   * @claim tsdoc-server-cors-regexp-flags
    */
   origin?:
     | boolean

@@ -18,6 +18,7 @@ import {
   normaliseOrigin,
   ORIGIN_HOOK_TIMEOUT_MS,
   originChecker,
+  corsWithStatelessPatterns,
   originHookWithDeadline,
   type AllowedOrigins,
 } from './allowed-origins.js';
@@ -166,12 +167,16 @@ export class ServerManager implements HttpServer {
       allowedHosts: checkAllowedHosts(config.allowedHosts ?? SERVER_DEFAULTS.allowedHosts),
       allowedOrigins: checkAllowedOrigins(config.allowedOrigins ?? SERVER_DEFAULTS.allowedOrigins),
       bodyLimit: checkBodyLimit(config.bodyLimit ?? SERVER_DEFAULTS.bodyLimit),
-      cors: originHookWithDeadline(checkCors(config.cors), ORIGIN_HOOK_TIMEOUT_MS, (origin) => {
-        logger?.warn(
-          { origin, timeoutMs: ORIGIN_HOOK_TIMEOUT_MS },
-          'the cors origin function did not answer in time; the origin is refused',
-        );
-      }),
+      cors: originHookWithDeadline(
+        corsWithStatelessPatterns(checkCors(config.cors)),
+        ORIGIN_HOOK_TIMEOUT_MS,
+        (origin) => {
+          logger?.warn(
+            { origin, timeoutMs: ORIGIN_HOOK_TIMEOUT_MS },
+            'the cors origin function did not answer in time; the origin is refused',
+          );
+        },
+      ),
       maxJsonDepth: positive('maxJsonDepth', config.maxJsonDepth),
       headersTimeout: positive('headersTimeout', config.headersTimeout),
       requestTimeout: positive('requestTimeout', config.requestTimeout),
