@@ -216,6 +216,7 @@ export const CORE_ERRORS = {
     /**
      * @claim errors-memory-invalid-contract
      * @claim errors-memory-key-length
+     * @claim errors-memory-null-none
      */
     WEFT_MEMORY_INVALID: {
       summary:
@@ -224,7 +225,7 @@ export const CORE_ERRORS = {
         '`store` and `update` of every first-party memory store (`InMemoryMemoryProvider`, `SqliteMemoryProvider`, `PostgresMemoryProvider`), through `checkNewMemory` and `checkMemoryPatch`',
       raisers: ['core/src/memory/memory-input.ts#invalid'],
       cause:
-        'a memory or patch breaks the memory contract that every store keeps: a memory or patch that is not an object, a `space` or `kind` that is not a non-empty string, a `taskId` that is not a string, a `space`, `kind` or `taskId` longer than 500 UTF-16 code units (an emoji counts two), content with no JSON form (`undefined`, a function, a `BigInt`, a cycle), metadata that is not a plain object (or whose `toJSON()` gives something other than an object) or holds a value with no JSON form (a `BigInt`, a cycle), content or metadata whose JSON text is longer than 16 Mi UTF-16 code units (`MAX_MEMORY_JSON_LENGTH`), or a string (a key included) holding a NUL character or a lone UTF-16 surrogate, which a database cannot store unchanged. The message names the field. Nothing was written.',
+        'a memory or patch breaks the memory contract that every store keeps: a memory or patch that is not an object, a `space` or `kind` that is not a non-empty string, a `taskId` that is not a string (`null` counts as none), a `space`, `kind` or `taskId` longer than 500 UTF-16 code units (an emoji counts two), content with no JSON form (`undefined`, a function, a `BigInt`, a cycle), metadata that is not a plain object (`null` counts as none in `store`, but not in `update`), or whose `toJSON()` gives something other than an object, or that holds a value with no JSON form (a `BigInt`, a cycle), content or metadata whose JSON text is longer than 16 Mi UTF-16 code units (`MAX_MEMORY_JSON_LENGTH`), or a string (a key included) holding a NUL character or a lone UTF-16 surrogate, which a database cannot store unchanged. The message names the field. Nothing was written.',
       fix: 'store plain JSON data; strip NUL characters and broken surrogate pairs from text received from outside. See [Input rules and error codes](../memory-providers/overview.md#input-rules-and-error-codes).',
     },
     /** @claim errors-memory-invalid-query */
@@ -259,6 +260,7 @@ export const CORE_ERRORS = {
      * @claim errors-shutting-down-websocket
      * @claim errors-shutting-down-during-start
      * @claim errors-shutting-down-after-failed-start
+     * @claim errors-shutting-down-after-listen-failed
      */
     WEFT_SHUTTING_DOWN: {
       summary: 'The runtime is stopping (or has stopped) and accepts no new tasks.',
@@ -272,7 +274,7 @@ export const CORE_ERRORS = {
       ],
       cause:
         'a task was dispatched once `stop()` had been called (while the runtime stops, once it has stopped, or while the stop waits for a start still under way), or to a runtime whose start failed, which stops it although `stop()` was never called; or a websocket message arrived while the runtime or the websocket plugin was stopping.',
-      fix: 'during a shutdown nothing is wrong: the client should retry against another instance or after the restart. After a failed start the runtime stays stopped: fix what its `WEFT_START_FAILED` named and create a new runtime with `Runtime.init`.',
+      fix: 'during a shutdown nothing is wrong: the client should retry against another instance or after the restart. After a failed start the runtime stays stopped: fix what the start’s error named (`WEFT_START_FAILED`, or `WEFT_LISTEN_FAILED` when the HTTP server could not listen) and create a new runtime with `Runtime.init`.',
     },
     /**
      * @claim errors-queue-full-coordinator
@@ -501,6 +503,7 @@ export const CORE_ERRORS = {
      * @claim errors-missing-host
      * @claim errors-bad-request-not-object
      * @claim errors-bad-request-json-only
+     * @claim errors-bad-request-empty-json
      */
     WEFT_BAD_REQUEST: {
       summary:
@@ -516,7 +519,7 @@ export const CORE_ERRORS = {
         'core/src/server/server-manager.ts#jsonTooDeep',
       ],
       cause:
-        'an HTTP request was malformed: its body, sent as `application/json`, is not JSON of an object or array (a bare `42`, `"text"` or `null` is refused too), is nested deeper than `server.maxJsonDepth`, is compressed but does not inflate, is larger than `server.bodyLimit` (answered `413`), or is in a charset or `Content-Encoding` the JSON parser does not decode (answered `415`); its body has chunk extensions larger than Node.js accepts (answered `413`); its headers, with its request line and so its URL, are larger than Node.js accepts (answered `431`); it is an HTTP/1.1 request whose `Expect` header does not name `100-continue` (answered `417`); its bytes are not HTTP, or it is an HTTP/1.1 request without a `Host` header; a path segment that a route’s `:name` captures is not valid percent-encoding (`Failed to decode param`); or it took longer to arrive than `server.headersTimeout` or `server.requestTimeout` (answered `408`). A route that sets its own `invalidBodyCode`, such as `@weft/plugin-chat`’s, answers a body that is not JSON of an object or array or nests too deep with that code instead (`WEFT_CHAT_INVALID_REQUEST`), still `400`. A body sent with another `Content-Type`, or without one, is neither parsed nor checked: the server reads it off and drops it, and the handler runs with no body. An error a route handler throws with another 4xx `status` (or `statusCode`) and no code of its own, such as a `422`, is answered with that status, its message and this code; one made with `expose: false` gets its status’s reason phrase in place of its message, which goes to the log (see [HTTP statuses](#http-statuses)).',
+        'an HTTP request was malformed: its body, sent as `application/json`, is not JSON of an object or array (a bare `42`, `"text"` or `null` is refused too, while an empty one, sent with `Content-Length: 0`, passes and the handler gets `{}`), is nested deeper than `server.maxJsonDepth`, is compressed but does not inflate, is larger than `server.bodyLimit` (answered `413`), or is in a charset or `Content-Encoding` the JSON parser does not decode (answered `415`); its body has chunk extensions larger than Node.js accepts (answered `413`); its headers, with its request line and so its URL, are larger than Node.js accepts (answered `431`); it is an HTTP/1.1 request whose `Expect` header does not name `100-continue` (answered `417`); its bytes are not HTTP, or it is an HTTP/1.1 request without a `Host` header; a path segment that a route’s `:name` captures is not valid percent-encoding (`Failed to decode param`); or it took longer to arrive than `server.headersTimeout` or `server.requestTimeout` (answered `408`). A route that sets its own `invalidBodyCode`, such as `@weft/plugin-chat`’s, answers a body that is not JSON of an object or array or nests too deep with that code instead (`WEFT_CHAT_INVALID_REQUEST`), still `400`. A body sent with another `Content-Type`, or without one, is neither parsed nor checked: the server reads it off and drops it, and the handler runs with no body. An error a route handler throws with another 4xx `status` (or `statusCode`) and no code of its own, such as a `422`, is answered with that status, its message and this code; one made with `expose: false` gets its status’s reason phrase in place of its message, which goes to the log (see [HTTP statuses](#http-statuses)).',
       fix: 'the client must send a valid request within the limits, without pausing halfway.',
     },
     /** @claim errors-too-many-connections */

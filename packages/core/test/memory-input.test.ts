@@ -32,7 +32,7 @@ function refusal(action: () => unknown): WeftError<string> {
 }
 
 describe('checkNewMemory', () => {
-  it('returns the fields with content and metadata as JSON text, null taskId and metadata as absent [claim:mpo-check-new-memory] [claim:tsdoc-core-check-new-memory]', () => {
+  it('returns the fields with content and metadata as JSON text, null taskId and metadata as absent [claim:mpo-check-new-memory] [claim:tsdoc-core-check-new-memory] [claim:errors-memory-null-none]', () => {
     expect(
       checkNewMemory(
         { space: 'room', kind: 'note', content: { when: new Date(0), gone: undefined } },
@@ -238,7 +238,7 @@ describe('checkMemoryPatch', () => {
     });
   });
 
-  it('refuses an id that is not a string with WEFT_INVALID_ARGUMENT, and a bad patch with WEFT_MEMORY_INVALID [claim:mpo-check-patch] [claim:tsdoc-core-check-patch-throws]', () => {
+  it('refuses an id that is not a string with WEFT_INVALID_ARGUMENT, and a bad patch, null metadata included, with WEFT_MEMORY_INVALID [claim:mpo-check-patch] [claim:tsdoc-core-check-patch-throws] [claim:errors-memory-null-none]', () => {
     expect(refusal(() => checkMemoryPatch(5, {}, OWNER)).code).toBe('WEFT_INVALID_ARGUMENT');
     const patch = refusal(() => checkMemoryPatch('m-1', null, OWNER));
     expect(patch.code).toBe('WEFT_MEMORY_INVALID');

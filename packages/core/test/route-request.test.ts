@@ -100,7 +100,7 @@ describe('the request a route handler reads', () => {
     });
   });
 
-  it('leaves a body sent as another type or with no Content-Type unparsed, and reads an empty JSON body as {} [claim:trig-unparsed-body] [claim:trig-empty-json-body]', async () => {
+  it('leaves a body sent as another type or with no Content-Type unparsed, and reads an empty JSON body as {} [claim:trig-unparsed-body] [claim:trig-empty-json-body] [claim:errors-bad-request-empty-json]', async () => {
     const server = await serve({
       type: 'route',
       id: 'body',

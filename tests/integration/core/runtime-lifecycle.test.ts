@@ -679,6 +679,23 @@ describe('Runtime start', () => {
     expect(runtime.scheduler.pending).toBe(0);
   });
 
+  it('refuses with WEFT_SHUTTING_DOWN (503) a dispatch to a runtime whose start failed with WEFT_LISTEN_FAILED [claim:errors-shutting-down-after-listen-failed]', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => blocker.close(() => resolve())));
+    const port = (blocker.address() as { port: number }).port;
+    const { runtime } = await makeRuntime({
+      plugins: [echoPlugin({ triggers: [pingRoute()] })],
+      options: { server: { port } },
+    });
+    expect((await errorOf(runtime.start())).code).toBe('WEFT_LISTEN_FAILED');
+    const refused = await errorOf(
+      runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'after' }),
+    );
+    expect(refused).toMatchObject({ code: 'WEFT_SHUTTING_DOWN', status: 503 });
+    expect(runtime.status).toBe('stopped');
+  });
+
   it('holds dispatched tasks until the scheduler starts [claim:task-held-until-start]', async () => {
     const { runtime } = await makeRuntime({ responses: planner(['echo', 'reply']) });
     let settled = false;
