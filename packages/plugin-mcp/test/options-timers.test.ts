@@ -88,7 +88,7 @@ describe('McpPlugin timer options', () => {
     expect(refusal({ servers: [{ ...http, headers: { authorization: 'Bearer ok\n' } }] })).toBe('');
   });
 
-  it('refuse a url that is not http or https, a URL object included, or that holds credentials, without quoting them [claim:mcp-invalid-options]', () => {
+  it('refuse a url that is not http or https, a URL object included, or that holds credentials, without quoting them [claim:mcp-invalid-options] [claim:errors-mcp-server-name]', () => {
     const http = { name: 'web', tools: ['read'] };
     for (const url of [
       'ftp://tools.example.com/mcp',
