@@ -103,12 +103,20 @@ function unsendableHeader(name: string, value: string): string | undefined {
   return undefined;
 }
 
+/** A `url` given as a string or as a `URL` object: either way, only http and https. */
+const HTTP_URL_RULE = 'must be an http or https URL';
+
 const HttpServerSchema = z.strictObject({
   name: serverName,
-  url: z.union([
-    z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }),
-    z.instanceof(URL),
-  ]),
+  url: z
+    .union([
+      z.url({ protocol: /^https?$/, error: HTTP_URL_RULE }),
+      z.instanceof(URL).refine((url) => /^https?:$/.test(url.protocol), HTTP_URL_RULE),
+    ])
+    .refine((url) => {
+      const parsed = typeof url === 'string' ? new URL(url) : url;
+      return parsed.username === '' && parsed.password === '';
+    }, 'must not hold a user name or password, which fetch refuses to send (and its error would quote them); give them in `headers`, such as an `authorization` header'),
   headers: z
     .record(z.string(), z.string())
     .superRefine((headers, context) => {
@@ -203,7 +211,10 @@ export interface McpHttpServerOptions {
    * among the servers. Actions are `<name>.<tool>`.
    */
   readonly name: string;
-  /** The server's MCP endpoint, such as `https://tools.example.com/mcp`. */
+  /**
+   * The server's MCP endpoint, such as `https://tools.example.com/mcp`: http or https, without a
+   * user name or password (send those in `headers`).
+   */
   readonly url: string | URL;
   /**
    * Headers sent with every request, such as `Authorization`. A header fetch could not send (a

@@ -88,6 +88,34 @@ describe('McpPlugin timer options', () => {
     expect(refusal({ servers: [{ ...http, headers: { authorization: 'Bearer ok\n' } }] })).toBe('');
   });
 
+  it('refuse a url that is not http or https, a URL object included, or that holds credentials, without quoting them [claim:mcp-invalid-options] [claim:errors-mcp-server-name]', () => {
+    const http = { name: 'web', tools: ['read'] };
+    for (const url of [
+      'ftp://tools.example.com/mcp',
+      new URL('ftp://tools.example.com/mcp'),
+      new URL('file:///srv/mcp'),
+    ]) {
+      expect(refusal({ servers: [{ ...http, url }] }), String(url)).toBe(
+        'McpPlugin: servers[0].url must be an http or https URL. [WEFT_MCP_INVALID_OPTIONS]',
+      );
+    }
+    // fetch refuses a URL with credentials, and its error quotes the URL, password and all.
+    for (const url of [
+      'https://agent:s3cret@tools.example.com/mcp',
+      new URL('https://agent@tools.example.com/mcp'),
+    ]) {
+      const message = refusal({ servers: [{ ...http, url }] });
+      expect(message, String(url)).toBe(
+        'McpPlugin: servers[0].url must not hold a user name or password, which fetch refuses to send (and its error would quote them); give them in `headers`, such as an `authorization` header. [WEFT_MCP_INVALID_OPTIONS]',
+      );
+      expect(message).not.toContain('s3cret');
+    }
+    expect(refusal({ servers: [{ ...http, url: new URL('https://tools.example.com/mcp') }] })).toBe(
+      '',
+    );
+    expect(refusal({ servers: [{ ...http, url: 'http://127.0.0.1:3000/mcp' }] })).toBe('');
+  });
+
   it("refuse a NUL in a stdio server's command, args, env or cwd, without quoting it [claim:mcp-invalid-options]", () => {
     const stdio = { name: 'files', command: process.execPath, tools: ['read'] };
     const cases: [Partial<typeof stdio> & Record<string, unknown>, string][] = [
