@@ -380,8 +380,20 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
     // The waiter's tasks wait behind the holder's for longer than their acquireTimeoutMs.
     const accepted = await waiter.runtime.accept(event(1, 1));
     const dispatched = waiter.runtime.dispatch(event(2, 1)).catch((error: unknown) => error);
+    // A task that arrives while the instance waits fails with the others, however recent: the
+    // deadline is the instance's wait for the space, not the task's own.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const late = await waiter.runtime.accept(event(3, 1));
+    const lateAcceptedAt = Date.now();
+    const fromLate = late.done.then(
+      () => ({ error: undefined as unknown, after: Date.now() }),
+      (error: unknown) => ({ error, after: Date.now() }),
+    );
     const fromDone = await accepted.done.catch((error: unknown) => error);
     const fromDispatch = await dispatched;
+    const lateEnd = await fromLate;
+    expect(WeftError.is(lateEnd.error, 'WEFT_COORDINATOR_ACQUIRE_TIMEOUT')).toBe(true);
+    expect(lateEnd.after - lateAcceptedAt).toBeLessThan(800);
     for (const error of [fromDone, fromDispatch]) {
       expect(WeftError.is(error, 'WEFT_COORDINATOR_ACQUIRE_TIMEOUT')).toBe(true);
       // Made with `expose`, so a route that lets it through answers 503 with this message, not

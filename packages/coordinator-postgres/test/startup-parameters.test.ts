@@ -39,7 +39,7 @@ afterEach(async () => {
 });
 
 describe('PostgresSpaceCoordinator startup parameters', () => {
-  it('sends statement_timeout and the keepalive settings as startup parameters, which a pooler such as PgBouncer refuses by default [claim:coord-readme-pooler-startup-parameters] [claim:scaling-no-pooler]', async () => {
+  it('sends statement_timeout and the keepalive settings as startup parameters, which a pooler such as PgBouncer refuses by default, so the lock connection of a silent host ends 25 s into its silence [claim:coord-readme-pooler-startup-parameters] [claim:scaling-no-pooler] [claim:wp-coordinator]', async () => {
     const seen: Record<string, string>[] = [];
     server = createServer((socket: Socket) => {
       socket.once('data', (chunk) => {
@@ -68,5 +68,9 @@ describe('PostgresSpaceCoordinator startup parameters', () => {
       options: expect.stringContaining('-c tcp_user_timeout=25000') as unknown as string,
     });
     expect(seen[0]?.options).toContain('-c tcp_keepalives_idle=10');
+    // Probes from 10 s of silence, 3 of them 5 s apart: the server ends the connection at 25 s,
+    // as tcp_user_timeout does when data it sent waits unacknowledged.
+    expect(seen[0]?.options).toContain('-c tcp_keepalives_interval=5');
+    expect(seen[0]?.options).toContain('-c tcp_keepalives_count=3');
   });
 });

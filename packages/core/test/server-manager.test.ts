@@ -742,7 +742,7 @@ describe('ServerManager', () => {
     });
   });
 
-  it("answers a 4xx error's own status, message and code [claim:trig-4xx-own] [claim:tsdoc-route-4xx] [claim:errors-bad-request-route-4xx] [claim:wp-error-answers]", async () => {
+  it("answers a 4xx error's own status, message and code [claim:trig-4xx-own] [claim:tsdoc-route-4xx] [claim:errors-bad-request-route-4xx] [claim:wp-error-answers] [claim:wp-error-answers-4xx]", async () => {
     const server = await serve([
       route({
         handler: () => {
