@@ -18,6 +18,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 
 const root = path.resolve(__dirname, '../..');
 const work = mkdtempSync(path.join(tmpdir(), 'weft-ensure-'));
@@ -112,9 +113,35 @@ describe('the system checks the test scripts run first', () => {
     const { scripts } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
       scripts: Record<string, string>;
     };
-    expect(scripts['test:unit']).toMatch(/^tsx scripts\/ensure-postgres\.ts && /);
+    // The unit tests start PostgreSQL servers, and the WebSocket plugin's open Chromium.
+    expect(scripts['test:unit']).toMatch(
+      /^tsx scripts\/ensure-postgres\.ts && tsx scripts\/ensure-chromium\.ts && /,
+    );
+    expect(
+      readFileSync(path.join(root, 'packages/plugin-websocket/test/browser.test.ts'), 'utf8'),
+    ).toContain('chromium.launch({ executablePath: chromiumPath');
     expect(scripts['test:browser']).toMatch(/^tsx scripts\/ensure-chromium\.ts && /);
     expect(scripts['test:e2e']).toMatch(/^tsx scripts\/ensure-chromium\.ts && /);
+  });
+
+  it('find the browser CI names in every step that runs test:unit, test:browser or test:e2e [claim:cg-system-packages]', () => {
+    const { jobs } = parse(readFileSync(path.join(root, '.github/workflows/ci.yml'), 'utf8')) as {
+      jobs: Record<string, { steps: { run?: string; env?: Record<string, string> }[] }>;
+    };
+    const steps = Object.values(jobs).flatMap(({ steps }) =>
+      steps.filter(({ run }) => /^npm run test:(unit|browser|e2e)$/.test(run ?? '')),
+    );
+    expect(steps.map(({ run }) => run).sort()).toEqual([
+      'npm run test:browser',
+      'npm run test:e2e',
+      'npm run test:unit',
+    ]);
+    for (const step of steps) {
+      expect({ run: step.run, browser: step.env?.CHROMIUM_PATH }).toEqual({
+        run: step.run,
+        browser: '/usr/bin/google-chrome',
+      });
+    }
   });
 
   it('are what .ci/run installs on a fresh machine, with curl, before npm ci and npm test [claim:cg-system-packages]', () => {

@@ -69,6 +69,9 @@ describe('npm run typecheck', () => {
       expect(site, `tsconfig.json checks ${folder}`).toContain(folder);
     }
     expect(site).not.toContain('tests/integration');
+    // The benches but the probe, which is in the packages' program.
+    expect(site).toContain('bench/run.ts');
+    expect(site).not.toContain('bench/probe');
     const packages = folders('tsconfig.packages.json');
     for (const folder of [
       'packages/core',

@@ -40,6 +40,9 @@ describe('the unit tests’ two projects [claim:cg-vitest-own-modules]', () => {
     "vi.stubEnv('WEFT_LOG_LEVEL', 'silent');",
     "process.env.WEFT_LOG_LEVEL = 'silent';",
     "process.env['WEFT_LOG_LEVEL'] = 'silent';",
+    "process.env.WEFT_LOG_LEVEL ??= 'silent';",
+    "process.env.WEFT_LOG_LEVEL ||= 'silent';",
+    "process.env.NODE_OPTIONS += ' --trace-warnings';",
     'process.env = { ...saved };',
     'Object.assign(process.env, { WEFT_LOG_LEVEL: "silent" });',
     'delete process.env.WEFT_LOG_LEVEL;',
@@ -50,6 +53,8 @@ describe('the unit tests’ two projects [claim:cg-vitest-own-modules]', () => {
 
   it.each([
     "if (process.env.WEFT_LOG_LEVEL === 'silent') {}",
+    "if (process.env.WEFT_LOG_LEVEL !== 'silent') {}",
+    "const level = process.env.WEFT_LOG_LEVEL ?? 'info';",
     'const level = process.env.WEFT_LOG_LEVEL;',
     'vi.fn();',
     'vi.spyOn(console, "log");',
