@@ -2,7 +2,8 @@
  * When a build reuses the API reference's pages instead of running TypeDoc
  * (src/plugins/api-reference): the stamp of what TypeDoc read must cover the core's sources, its
  * package.json and compiler settings, the TypeDoc options, the plugin itself and the TypeDoc
- * packages, and a missing page must count as stale. The stamps are the real ones, in
+ * packages, and a missing index page or sidebar file must count as stale (the only pages it
+ * looks for). The stamps are the real ones, in
  * .cache/generated-assets/, under a name of this test's own; the pages are a test folder's.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -66,5 +67,29 @@ describe("a build's reuse of the API pages", () => {
     expect(isGenerated(asset({ excludePrivate: false })), 'a TypeDoc option changed').toBe(false);
     rmSync(path.join(siteDir, out, API_SIDEBAR_FILE));
     expect(isGenerated(asset()), 'a page is missing').toBe(false);
+  });
+
+  it('looks for api/index.md and the sidebar file only, not for every page [claim:cg-api-reference-reuse]', () => {
+    expect(asset().outputs).toEqual([path.join(out, 'index.md'), path.join(out, API_SIDEBAR_FILE)]);
+    const classPage = path.join(siteDir, out, 'classes', 'Runtime.md');
+    mkdirSync(path.dirname(classPage), { recursive: true });
+    writeFileSync(classPage, '# Class: Runtime\n');
+    recordGenerated(asset(), currentSourceHash(asset()));
+    rmSync(classPage);
+    expect(isGenerated(asset()), 'another page is missing: not noticed').toBe(true);
+    rmSync(path.join(siteDir, out, 'index.md'));
+    expect(isGenerated(asset()), 'the index page is missing').toBe(false);
+  });
+
+  it('runs TypeDoc again whatever the stamp says under FORCE_GENERATE=true [claim:cg-api-reference-reuse]', () => {
+    recordGenerated(asset(), currentSourceHash(asset()));
+    const before = process.env.FORCE_GENERATE;
+    process.env.FORCE_GENERATE = 'true';
+    try {
+      expect(isGenerated(asset())).toBe(false);
+    } finally {
+      if (before === undefined) delete process.env.FORCE_GENERATE;
+      else process.env.FORCE_GENERATE = before;
+    }
   });
 });
