@@ -105,7 +105,7 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
     name: 'OPENAI_BASE_URL',
     readBy: `${GENERATED}, with the OpenAI model`,
     effect:
-      'The API’s address, for an OpenAI-compatible server or a proxy. A value the model provider refuses here or in the other two variables, such as an address without `https://`, stops the agent at start with a message naming the three variables and the option at fault. <!-- claim: cfg-template-model-settings-checked -->',
+      'The API’s address, for an OpenAI-compatible server or a proxy. A value the model provider refuses here or in the other two variables, such as an address without its scheme (`api.openai.com/v1`), stops the agent at start with a message naming the three variables and the option at fault. <!-- claim: cfg-template-model-settings-checked -->',
     readIn: [`${TEMPLATES}/model/openai/src/model.ts`],
   },
   {
