@@ -105,7 +105,7 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
     name: 'OPENAI_BASE_URL',
     readBy: `${GENERATED}, with the OpenAI model`,
     effect:
-      'The API’s address, for an OpenAI-compatible server or a proxy. A value the model provider refuses here or in the other two variables, such as an address without `https://`, stops the agent at start with a message naming the three variables and the option at fault. <!-- claim: cfg-template-model-settings-checked -->',
+      'The API’s address, for an OpenAI-compatible server or a proxy. A value the model provider refuses here or in the other two variables, such as an address without its scheme (`api.openai.com/v1`), stops the agent at start with a message naming the three variables and the option at fault. <!-- claim: cfg-template-model-settings-checked -->',
     readIn: [`${TEMPLATES}/model/openai/src/model.ts`],
   },
   {
@@ -152,7 +152,7 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
     ]): EnvironmentVariable => ({
       name,
       readBy: '`@weft/memory-postgres` and `@weft/coordinator-postgres` (through node-postgres)',
-      effect: `libpq's variable: node-postgres reads it for the ${part} when the connection string leaves it out (unset: ${fallback}), and the memory provider's \`WEFT_POSTGRES_CONNECT_FAILED\` and \`WEFT_POSTGRES_UNAVAILABLE\` messages, the coordinator's \`WEFT_COORDINATOR_CONNECT_FAILED\` message and its reconnection warnings name the server the same way.${claim === undefined ? '' : ` <!-- claim: ${claim} -->`}`,
+      effect: `libpq's variable: node-postgres reads it for the ${part} when the connection string leaves it out (unset: ${fallback}), and the messages that name the server (the memory provider's \`WEFT_POSTGRES_CONNECT_FAILED\`, its \`WEFT_POSTGRES_UNAVAILABLE\` but the one of a busy pool, which names none, the coordinator's \`WEFT_COORDINATOR_CONNECT_FAILED\` and its reconnection warnings) name it the same way.${claim === undefined ? '' : ` <!-- claim: ${claim} -->`}`,
       // Both packages name their server through the core's one reading of a connection string.
       readIn: ['packages/core/src/util/postgres-address.ts'],
     }),

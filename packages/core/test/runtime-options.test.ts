@@ -50,7 +50,8 @@ describe('server.allowedOrigins', () => {
     expect(
       optionsSchema.parse({ server: { allowedOrigins: origins } }).server.allowedOrigins,
     ).toEqual(origins);
-    for (const origin of ['file:///index.html', 'data:text/html,hi', 'null']) {
+    // A file URL with a host (`file://server/`) is no origin either: its page sends `Origin: null`.
+    for (const origin of ['file:///index.html', 'file://server', 'data:text/html,hi', 'null']) {
       const parsed = optionsSchema.safeParse({ server: { allowedOrigins: [origin] } });
       expect(parsed.error?.issues[0]?.message, origin).toMatch(/^must be an origin of the form/);
     }

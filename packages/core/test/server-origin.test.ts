@@ -454,6 +454,7 @@ describe('ServerManager Origin check', () => {
     [['null']],
     ['all'],
     [['file:///index.html']],
+    [['file://server']],
     [['data:text/html,hi']],
     [['chrome-extension://abcdefghijklmnop/popup.html']],
   ])(

@@ -486,9 +486,11 @@ describe('WebSocketPlugin upgrade checks', () => {
     expect(() => new WebSocketPlugin({ allowedOrigins: ['chrome-extension://abc/page'] })).toThrow(
       /option "allowedOrigins" must be origins/,
     );
-    expect(() => new WebSocketPlugin({ allowedOrigins: ['file:///index.html'] })).toThrow(
-      /option "allowedOrigins" must be origins/,
-    );
+    for (const origin of ['file:///index.html', 'file://server']) {
+      expect(() => new WebSocketPlugin({ allowedOrigins: [origin] }), origin).toThrow(
+        /option "allowedOrigins" must be origins/,
+      );
+    }
   });
 
   it('refuses a Host header that is not allowed, as the runtime server does [claim:wsdoc-host] [claim:wsreadme-order] [claim:errors-host-not-allowed-websocket]', async () => {

@@ -16,8 +16,8 @@ export type OriginVerdict =
  * or `undefined` when the text is not an origin (`null`, a path, a query). A scheme the URL
  * standard gives no origin of its own, such as a browser extension's `chrome-extension://id` or
  * an app's `capacitor://localhost`, is read as `scheme://host`, as browsers send it in `Origin`;
- * `file:` and `data:`, which have no host, are no origin. The core's server and
- * `@weft/plugin-websocket` both read origins with it.
+ * `file:` (with a host or without) and `data:` are no origin: a browser sends `null` for them.
+ * The core's server and `@weft/plugin-websocket` both read origins with it.
  *
  * @param text - An origin from the options or from an `Origin` header.
  * @returns The normalised origin.
@@ -27,8 +27,12 @@ export function normaliseOrigin(text: string): string | undefined {
     const url = new URL(text);
     if (url.pathname.length > 1 || url.search || url.hash) return undefined;
     if (url.origin !== 'null') return url.origin.toLowerCase();
-    // `file:`, `data:` and the `null` of a sandboxed page have no host to allow.
-    if (url.host === '' || url.username || url.password) return undefined;
+    // `file:`, `data:` and the `null` of a sandboxed page have no host to allow. A page opened
+    // from a file sends `Origin: null` even when its URL names a host (`file://server/`), so such
+    // an entry could never match a request.
+    if (url.protocol === 'file:' || url.host === '' || url.username || url.password) {
+      return undefined;
+    }
     return `${url.protocol}//${url.host}`.toLowerCase();
   } catch {
     return undefined;
