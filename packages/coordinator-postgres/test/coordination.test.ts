@@ -417,7 +417,7 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
     expect(runs.map((run) => run.n)).toEqual([0]);
   });
 
-  it('fails the tasks waiting on an instance at the runtime’s coordinatorAcquireTimeoutMs, with WEFT_COORDINATOR_TIMEOUT, when acquireTimeoutMs is longer; their rows are deleted and they never run [claim:coord-readme-runtime-acquire-deadline] [claim:scaling-coordinator-deadlines] [claim:coord-readme-timeout-is-runtimes]', async () => {
+  it('fails the tasks waiting on an instance at the runtime’s coordinatorAcquireTimeoutMs, with WEFT_COORDINATOR_TIMEOUT, when acquireTimeoutMs is longer; their rows are deleted and they never run [claim:coord-readme-runtime-acquire-deadline] [claim:scaling-coordinator-deadlines] [claim:coord-readme-timeout-is-runtimes] [claim:errors-coordinator-acquire-timeout-runtime-deadline]', async () => {
     const schema = db.newSchema();
     const [holder] = (await group(1, schema)) as [WorkAgent];
     const waiter = await startWorkAgent({

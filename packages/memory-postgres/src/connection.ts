@@ -13,8 +13,15 @@ const MAX_RETRY_DELAY_MS = 1000;
 
 /** SQLSTATE classes and codes that mean "the server went away", not "the statement is wrong". */
 const CONNECTION_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
+/**
+ * Network errors that mean the server cannot be reached for now. `ENOTFOUND` is one: the server's
+ * host name may stop resolving while the server restarts (a container's name in Docker's or
+ * Kubernetes' DNS does), and `init()`, which connects once, has already refused a name that
+ * never resolved.
+ */
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
+  'ENOTFOUND',
   'ECONNRESET',
   'EPIPE',
   'ETIMEDOUT',

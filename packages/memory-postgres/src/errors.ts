@@ -103,6 +103,7 @@ export const POSTGRES_ERRORS = {
         "a statement ran past `pool.statementTimeoutMs` (the server cancelled it), or the server did not answer within a second more (the client gave up). Waiting for a lock counts: another session holding a lock on `weft_memories` is the usual reason, or, for `init`, another instance preparing the same schema. When the server cancelled the statement nothing was written; when the client gave up, the server may have run the statement and lost only its answer, as the message then says: query to see whether it took effect. For `init`, that means a migration may or may not have been applied; the next `init()` applies only the migrations not recorded in the schema's `weft_memory_migrations` table.",
       fix: 'look for long transactions holding locks (`pg_stat_activity`, `pg_locks`), or raise `pool.statementTimeoutMs`.',
     },
+    /** @claim errors-postgres-unavailable-dns */
     WEFT_POSTGRES_UNAVAILABLE: {
       summary:
         'The server could not be reached within the reconnect window, every connection of the pool stayed busy, or the connection broke during a `remove` or `clear`.',
@@ -112,7 +113,7 @@ export const POSTGRES_ERRORS = {
         'memory-postgres/src/connection.ts#ConnectionRunner.busy',
       ],
       cause:
-        "the server could not be reached for longer than `pool.reconnectTimeoutMs` (it is down, restarting slowly, or out of connections), and the message names host and port; or every one of the pool's `pool.max` connections was held by another operation for `pool.connectionTimeoutMs`, which is not retried; or the connection broke while a `remove` or `clear` was running, so whether it took effect is unknown.",
+        "the server could not be reached for longer than `pool.reconnectTimeoutMs` (it is down, restarting slowly, out of connections, or its host name does not resolve for a while, as a restarting container's name does), and the message names host and port; or every one of the pool's `pool.max` connections was held by another operation for `pool.connectionTimeoutMs`, which is not retried; or the connection broke while a `remove` or `clear` was running, so whether it took effect is unknown.",
       fix: 'check the server; raise `pool.reconnectTimeoutMs` to ride out longer restarts. For a busy pool, look for slow statements and long-held locks (`pg_stat_activity`), or raise `pool.max` or `pool.connectionTimeoutMs`. After an unknown outcome, query to see what is left.',
     },
   },

@@ -98,6 +98,31 @@ describe('ConnectionRunner', () => {
     expect(await attemptsWith(400)).toBeGreaterThan(2);
   });
 
+  it('retries a host name that stopped resolving, as a restarting container’s does, and then fails with WEFT_POSTGRES_UNAVAILABLE naming host and port [claim:errors-postgres-unavailable-dns]', async () => {
+    let attempts = 0;
+    const unresolved = {
+      connect: () => {
+        attempts += 1;
+        return Promise.reject(serverError('getaddrinfo ENOTFOUND db.internal', 'ENOTFOUND'));
+      },
+    } as unknown as pg.Pool;
+    const runner = new ConnectionRunner(
+      unresolved,
+      resolveOptions({
+        connectionString: 'postgres://weft:secret@db.internal:5432/weft',
+        pool: { reconnectTimeoutMs: 400 },
+      }),
+      'PostgresMemoryProvider "postgres"',
+    );
+    const failure = await runner
+      .run('query()', 'idempotent', (client) => client.query('SELECT 1'))
+      .catch((error: unknown) => error);
+    expect(WeftError.is(failure, 'WEFT_POSTGRES_UNAVAILABLE')).toBe(true);
+    expect((failure as Error).message).toContain('db.internal:5432');
+    expect((failure as Error).message).toContain('ENOTFOUND');
+    expect(attempts).toBeGreaterThan(2);
+  });
+
   it('counts a health check holding a connection, so a call that finds the pool full of them fails at once saying the pool stayed busy [claim:pg-readme-pool-busy]', async () => {
     let answer: (value: unknown) => void = () => undefined;
     let free = true;
