@@ -180,7 +180,7 @@ describe('Scheduler', () => {
     );
   });
 
-  it('defaults to concurrency 4 and a queue of 1000 [claim:philo-parallel] [claim:task-lanes-per-space] [claim:task-queue-full-503] [claim:sp-scheduler] [claim:prod-concurrency] [claim:tsdoc-scheduler-defaults] [claim:prod-queue-max] [claim:prod-hung-holds-workers] [claim:sp-queue-row]', () => {
+  it('defaults to concurrency 4 and a queue of 1000 [claim:philo-parallel] [claim:task-lanes-per-space] [claim:task-queue-full-503] [claim:sp-scheduler] [claim:prod-concurrency] [claim:tsdoc-scheduler-defaults] [claim:prod-queue-max] [claim:prod-hung-holds-workers] [claim:sp-queue-row] [claim:gs-what-happened-queue]', () => {
     const scheduler = new Scheduler();
     expect([scheduler.concurrency, scheduler.maxQueueSize]).toEqual([4, 1000]);
   });
