@@ -506,7 +506,7 @@ describe('running steps', () => {
     expect([send.calls.length, save.calls.length, list.calls.length]).toEqual([1, 1, 1]);
   });
 
-  it("records a thrown error's cause after its message in the error item [claim:exec-throw-is-error] [claim:philo-throw-same]", async () => {
+  it("records a thrown error's cause after its message in the error item, an Error cause only [claim:exec-throw-is-error] [claim:exec-throw-cause-not-error] [claim:philo-throw-same]", async () => {
     const wraps = recordingExecutor('wraps', async () => {
       throw new Error('could not fetch the page', { cause: new Error('socket hang up') });
     });
