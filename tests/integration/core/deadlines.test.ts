@@ -320,7 +320,7 @@ describe('task deadline', () => {
     expect(lines.some((line) => String(line.msg).startsWith('pipeline review failed'))).toBe(false);
   });
 
-  it('says the task was recording the trigger when the memory store hangs on it [claim:obs-timeout-during] [claim:errors-task-timeout-names-activity] [claim:task-hung-store-times-out] [claim:task-cost-one-plan]', async () => {
+  it('says the task was recording the trigger when the memory store hangs on it [claim:obs-timeout-during] [claim:errors-task-timeout-names-activity] [claim:task-hung-store-times-out] [claim:task-cost-one-plan] [claim:index-trigger-store-hangs]', async () => {
     const { logger, lines } = capturingLogger();
     /** Hangs on the trigger memory only, so the chain memory is stored without waiting. */
     class HangsOnTrigger extends InMemoryMemoryProvider {

@@ -506,7 +506,7 @@ describe('running steps', () => {
     expect([send.calls.length, save.calls.length, list.calls.length]).toEqual([1, 1, 1]);
   });
 
-  it("records a thrown error's cause after its message in the error item [claim:exec-throw-is-error] [claim:philo-throw-same]", async () => {
+  it("records a thrown error's cause after its message in the error item, an Error cause only [claim:exec-throw-is-error] [claim:exec-throw-cause-not-error] [claim:philo-throw-same]", async () => {
     const wraps = recordingExecutor('wraps', async () => {
       throw new Error('could not fetch the page', { cause: new Error('socket hang up') });
     });
@@ -514,15 +514,20 @@ describe('running steps', () => {
     const repeats = recordingExecutor('repeats', async () => {
       throw new Error('fetch failed: socket hang up', { cause: new Error('socket hang up') });
     });
+    // A cause that is not an Error has no message to quote: it is left out.
+    const textCause = recordingExecutor('text-cause', async () => {
+      throw new Error('could not read the calendar', { cause: 'EACCES' });
+    });
     const { runtime } = await startedRuntime({
-      plugins: [new TestPlugin('tools', { executors: [wraps, repeats] })],
-      responses: planner(['tools', 'wraps'], ['tools', 'repeats']),
+      plugins: [new TestPlugin('tools', { executors: [wraps, repeats, textCause] })],
+      responses: planner(['tools', 'wraps'], ['tools', 'repeats'], ['tools', 'text-cause']),
     });
     const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 's' });
     expect(task.chain.slice(1).map(({ type, action, error }) => ({ type, action, error }))).toEqual(
       [
         { type: 'error', action: 'wraps', error: 'could not fetch the page (socket hang up)' },
         { type: 'error', action: 'repeats', error: 'fetch failed: socket hang up' },
+        { type: 'error', action: 'text-cause', error: 'could not read the calendar' },
       ],
     );
   });

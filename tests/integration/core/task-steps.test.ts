@@ -81,12 +81,19 @@ describe('the result of a step', () => {
   });
 
   it('records a return value that is not a PluginResult as an error item saying so [claim:exec-not-a-result] [claim:wp-error-items]', async () => {
-    const chain = await chainOf(undefined, 'done');
-    expect(chain).toHaveLength(2);
+    const chain = await chainOf(undefined, 'done', new Error('no slot'), 'x'.repeat(500));
+    expect(chain).toHaveLength(4);
     for (const item of chain) {
       expect(item.type).toBe('error');
       expect(item.error).toContain('instead of a PluginResult');
     }
+    // What was returned is quoted, at most 200 characters of it.
+    expect(chain.map((item) => item.error?.split(' instead of')[0])).toEqual([
+      'the executor returned undefined',
+      'the executor returned "done"',
+      'the executor returned an Error (no slot)',
+      `the executor returned "${'x'.repeat(196)}...`,
+    ]);
   });
 
   it('fails the task whose step returns something that is not a PluginResult, and runs the steps after it [claim:task-step-result-or-error-item] [claim:task-status-failed]', async () => {
