@@ -473,6 +473,71 @@ describe('ModelManager.call', () => {
     expect(warnings).toEqual([]);
   });
 
+  it('wraps a plain error a provider throws within the grace in WEFT_PROVIDER_FAILED, as any provider failure [claim:cap-request-signal-provider] [claim:tsdoc-models-aborted-during-run]', async () => {
+    const controller = new AbortController();
+    const own = new Error('stopped as asked');
+    const models = managerOf(
+      textModel(
+        'polite',
+        (_input, request) =>
+          new Promise((_resolve, reject) => {
+            request.signal?.addEventListener('abort', () => reject(own), { once: true });
+          }),
+      ),
+    );
+    const call = errorOf(models.generateText('hi', { signal: controller.signal }));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    controller.abort(new Error('the caller gave up'));
+    const error = await call;
+    expect(error.code).toBe('WEFT_PROVIDER_FAILED');
+    expect(error.message).toBe(
+      'ModelManager: provider "polite" failed on capability "text-generation": stopped as asked [WEFT_PROVIDER_FAILED]',
+    );
+    expect(error.cause).toBe(own);
+  });
+
+  it('waits the 10 ms grace for a provider that ignores the signal before rejecting, and names the line in full [claim:cap-request-signal-provider]', async () => {
+    const controller = new AbortController();
+    const lines: { fields: Record<string, unknown>; message: string }[] = [];
+    const logger = {
+      warn: (fields: Record<string, unknown>, message: string) => lines.push({ fields, message }),
+      debug: () => undefined,
+      child: () => logger,
+    };
+    const models = managerOf(textModel('deaf', () => new Promise(() => undefined)));
+    Object.assign(models, { logger });
+    const call = errorOf(models.generateText('hi', { signal: controller.signal }));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const reason = new Error('the caller gave up');
+    const aborted = performance.now();
+    controller.abort(reason);
+    expect(await call).toBe(reason);
+    // Not at once: the provider is given its grace (timers may fire a fraction of a ms early).
+    expect(performance.now() - aborted).toBeGreaterThanOrEqual(9);
+    expect(lines).toEqual([
+      {
+        fields: { providerId: 'deaf', capability: 'text-generation', requestId: undefined },
+        message: 'model provider still running after its call was aborted; the caller was released',
+      },
+    ]);
+  });
+
+  it('validates the answer of a provider whose run answers synchronously, with a signal too [claim:cap-run-validated]', async () => {
+    const syncRun = (() => ({ text: 'sync answer' })) as unknown as ModelCapability['run'];
+    const models = managerOf(textModel('sync', syncRun));
+    expect(await models.generateText('hi')).toBe('sync answer');
+    expect(await models.generateText('hi', { signal: new AbortController().signal })).toBe(
+      'sync answer',
+    );
+    const invalid = (() => ({ text: 42 })) as unknown as ModelCapability['run'];
+    const error = await errorOf(
+      managerOf(textModel('sync', invalid)).generateText('hi', {
+        signal: new AbortController().signal,
+      }),
+    );
+    expect(error.code).toBe('WEFT_VALIDATION_FAILED');
+  });
+
   it('stops getObject at once when the signal fires during an attempt: no retry, the reason thrown [claim:cap-request-signal-provider]', async () => {
     const controller = new AbortController();
     let runs = 0;

@@ -241,9 +241,11 @@ export class ModelManager {
    * {@link ModelManager.withSignal}) when it has aborted already, before the id, the input or the
    * options are checked, or, once they pass, when it aborted while they were, or, inside a task,
    * while the call waited for a slot of the provider's bulkhead: the provider is not called. When it
-   * aborts while the provider runs, the call rejects with its reason too, at most 10 ms later,
-   * whatever the provider does: only an error the provider throws within those 10 ms (one that
-   * honours the signal) is thrown instead, and an answer after the abort is dropped.
+   * aborts while the provider runs, the call waits up to 10 ms for the provider to stop and then
+   * rejects with its reason, whatever the provider does: only a failure of the provider within
+   * those 10 ms (one that honours the signal) is thrown instead, as any provider failure is (its
+   * own WeftError as it is, another error as `WEFT_PROVIDER_FAILED`), and an answer after the
+   * abort is dropped.
    *
    * @example
    * ```ts
@@ -334,7 +336,9 @@ export class ModelManager {
     let output: unknown;
     let ran = false;
     try {
-      const run = () => {
+      // Async, so that a provider whose `run` answers synchronously (plain JavaScript, a cast)
+      // still hands raceAbort a promise: its answer is validated like any other.
+      const run = async () => {
         ran = true;
         return route.capability.run(value as never, { ...request, options });
       };
