@@ -8,6 +8,7 @@ import type { PluginOptions as PwaOptions } from '@docusaurus/plugin-pwa';
 import npm2yarn from '@docusaurus/remark-plugin-npm2yarn';
 import type { PluginOptions as SearchOptions } from '@easyops-cn/docusaurus-search-local';
 import { announcement, editUrl, links, site } from '@weft-internal/docs-model/site';
+import { withoutClaimComments } from '@weft-internal/docs-model/claim-comments';
 import { announcementHeadScript } from './src/config/announcement-storage';
 import { apiDocsDir, apiPagesLeftOut, writeApiStandIn } from './src/config/api-in-dev';
 import { parseSiteEnv } from './src/config/env';
@@ -133,6 +134,9 @@ const config = {
   onBrokenAnchors: 'warn',
   onDuplicateRoutes: 'warn',
   markdown: {
+    // Claim ids are comments no reader sees; dropped before the page is parsed, they cost the
+    // parser nothing (below, MDX still drops any other comment).
+    preprocessor: ({ fileContent }) => withoutClaimComments(fileContent),
     hooks: {
       onBrokenMarkdownLinks: 'throw',
     },

@@ -25,6 +25,16 @@ export const BUILD_GENERATORS = chosenGenerators(['--hover-types']);
 export const RSPACK_CACHE_DIR = path.join('node_modules', '.cache', 'rspack');
 
 /**
+ * Docusaurus's own variable for the number of threads that render the pages. Past 100 pages it
+ * starts a worker thread per core, and each worker loads the bundler (for its HTML minifier) and
+ * compiles React's renderer again before its first page; at this site's size that costs more
+ * than the second core gives back, while the main thread has all of it loaded already. One
+ * thread, then, unless the caller's environment names a count (`npm run bench -- site` prints
+ * the build's time both ways when run with each).
+ */
+export const SSG_THREADS_VARIABLE = 'DOCUSAURUS_SSG_WORKER_THREAD_COUNT';
+
+/**
  * Runs `command` with `args` in `siteDir`, output to this process's, and removes
  * `siteDir/RSPACK_CACHE_DIR` when it fails.
  *
@@ -34,8 +44,9 @@ export function buildClearingCacheOnFailure(
   siteDir: string,
   command: string,
   args: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
 ): number {
-  const result = spawnSync(command, args, { cwd: siteDir, stdio: 'inherit' });
+  const result = spawnSync(command, args, { cwd: siteDir, stdio: 'inherit', env });
   const status = result.status ?? 1;
   if (status !== 0) {
     rmSync(path.join(siteDir, RSPACK_CACHE_DIR), { recursive: true, force: true });
@@ -58,9 +69,13 @@ export async function buildSite(
   generate: (names: typeof BUILD_GENERATORS) => Promise<void> = generateAssets,
   // npm puts node_modules/.bin on the PATH of its scripts, so `docusaurus` is the site's own.
   command = 'docusaurus',
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<number> {
   await generate(BUILD_GENERATORS);
-  return buildClearingCacheOnFailure(siteDir, command, ['build', ...args]);
+  return buildClearingCacheOnFailure(siteDir, command, ['build', ...args], {
+    ...env,
+    [SSG_THREADS_VARIABLE]: env[SSG_THREADS_VARIABLE] ?? '1',
+  });
 }
 
 runWhenMain(import.meta.url, 'build the site', async () => {

@@ -19,6 +19,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { MARKDOWN_CLAIM, proseOnly } from '@weft-internal/docs-model/claim-comments';
 import { workingTreeFiles } from '../support/working-tree';
 
 export const repositoryRoot = path.resolve(__dirname, '../..');
@@ -26,8 +27,6 @@ export const repositoryRoot = path.resolve(__dirname, '../..');
 /** A claim id: lower-case words and digits joined by single hyphens. */
 export const CLAIM_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
-/** `<!-- claim: id -->` or `<!-- claim: id untested: reason -->`, anywhere in a Markdown page. */
-const MARKDOWN_CLAIM = /<!--\s*claim:\s*(\S+?)(?:\s+untested:\s*([\s\S]*?))?\s*-->/g;
 /** A claim tag line of a TSDoc comment, its leading `*` included. */
 const TSDOC_CLAIM_LINE = /^\s*\*?\s*@claim(?:\s+(\S+))?(?:\s+untested:\s*(.*?))?\s*$/;
 /** The ids a test title carries. */
@@ -65,32 +64,6 @@ function lineAt(text: string, offset: number): number {
   let line = 1;
   for (let index = 0; index < offset; index += 1) if (text.charCodeAt(index) === 10) line += 1;
   return line;
-}
-
-/**
- * The text of a Markdown page with what is not prose blanked out (front matter, fenced code,
- * inline code spans), same length and same lines, so an id shown as an example in code is not
- * read as a claim and offsets still point into the original.
- */
-export function proseOnly(markdown: string, keepInlineCode = false): string {
-  const blank = (text: string) => text.replace(/[^\n]/g, ' ');
-  let out = markdown.replace(/^---\n[\s\S]*?\n---\n/, blank);
-  const lines = out.split('\n');
-  let fence: string | undefined;
-  for (let index = 0; index < lines.length; index += 1) {
-    const line = lines[index] ?? '';
-    const mark = /^\s*(```+|~~~+)/.exec(line)?.[1];
-    if (fence !== undefined) {
-      if (mark !== undefined && mark.startsWith(fence)) fence = undefined;
-      lines[index] = blank(line);
-    } else if (mark !== undefined) {
-      fence = mark;
-      lines[index] = blank(line);
-    }
-  }
-  out = lines.join('\n');
-  if (keepInlineCode) return out;
-  return out.replace(/(`+)(?!`)[\s\S]*?[^`]\1(?!`)/g, blank);
 }
 
 /** The sentence a Markdown claim id follows: back to the previous sentence end or blank line. */

@@ -15,7 +15,8 @@ import {
   CONFIGURATION_PAGE_START,
 } from '../../tooling/references/configuration-page';
 import { ERRORS_PAGE_END, ERRORS_PAGE_START } from '../../tooling/references/errors-page';
-import { proseOnly, repositoryRoot } from './claims.js';
+import { proseOnly } from '@weft-internal/docs-model/claim-comments';
+import { repositoryRoot } from './claims.js';
 
 /** The words and figures that make a sentence a claim. */
 export const CLAIM_SIGNALS: readonly RegExp[] = [

@@ -18,6 +18,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   RSPACK_CACHE_DIR,
   buildClearingCacheOnFailure,
+  SSG_THREADS_VARIABLE,
   buildSite,
   type BUILD_GENERATORS,
 } from '../../scripts/build-site';
@@ -102,6 +103,21 @@ describe('buildSite', () => {
     expect(readFileSync(log, 'utf8')).toBe(
       'generate pwa-assets diagrams whitepaper hover-types\nbuild --out-dir x\n',
     );
+  });
+
+  it('renders the pages on one thread unless the caller names a count [claim:cg-build-ssg-one-thread]', async () => {
+    const { site, log } = siteLoggingSteps();
+    writeFileSync(
+      path.join(site, 'build'),
+      `require('node:fs').appendFileSync(${JSON.stringify(log)}, String(process.env.${SSG_THREADS_VARIABLE}) + '\\n');`,
+    );
+    const none = async (): Promise<void> => {};
+    const env = { PATH: process.env.PATH };
+    expect(await buildSite(site, [], none, process.execPath, env)).toBe(0);
+    expect(
+      await buildSite(site, [], none, process.execPath, { ...env, [SSG_THREADS_VARIABLE]: '3' }),
+    ).toBe(0);
+    expect(readFileSync(log, 'utf8')).toBe('1\n3\n');
   });
 
   it('starts no build when a generator fails', async () => {

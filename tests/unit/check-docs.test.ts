@@ -74,6 +74,7 @@ describe('check:docs', () => {
       'tests/unit/output-cache.test.ts', // a build folder it writes
       'tests/unit/markdown-copies-cache.test.ts', // a build folder it writes
       'tests/unit/rehype-type-hovers.test.ts', // a page path for an error message
+      'tests/unit/hover-types-from-cache.test.ts', // a page path for the plugin's file
       'packages/mcp-docs/test/site-pages.test.ts', // a site it writes
       'packages/create-weft/test/cli.test.ts', // the README of the project it creates
       'packages/create-weft/test/container.test.ts', // the README of the project it creates

@@ -1,6 +1,7 @@
 /**
  * Claim ids (tests/claims/claims.ts) are for contributors: none reaches a reader. The site's
- * Markdown options drop `<!-- claim: … -->` from the HTML (from which the Markdown copies,
+ * Markdown preprocessor drops `<!-- claim: … -->` before a page is compiled, and its Markdown
+ * options would drop one it missed from the HTML (from which the Markdown copies,
  * llms.txt, the search index and the docs MCP server's pages are made: its tests check its
  * bundle), the whitepaper drops it from the source it reads, and TypeDoc drops `@claim` tags
  * from the API pages.
@@ -101,6 +102,32 @@ describe('claim ids in Markdown [claim:contrib-claim-ids-hidden]', () => {
     );
     expect(JSON.stringify(blocks)).not.toContain('secret');
     expect(blocks).toContainEqual({ kind: 'paragraph', text: 'It gives up after 3 seconds.' });
+  });
+});
+
+describe('the site’s Markdown preprocessor [claim:cg-claim-comments-dropped-before-compiling]', () => {
+  const SHOWN = [
+    '```md',
+    'A sentence. <!-- claim: shown-in-a-fence -->',
+    '```',
+    '',
+    'Write `<!-- claim: shown-inline -->` after the sentence.',
+    '',
+  ].join('\n');
+
+  it('drops the claim ids before the page is compiled, and keeps those shown in code', async () => {
+    const config = (await import('../../docusaurus.config')).default as Config;
+    const preprocess = config.markdown?.preprocessor;
+    expect(preprocess).toBeTypeOf('function');
+    const filePath = path.join(repositoryRoot, 'docs/page.md');
+    const page = preprocess?.({ filePath, fileContent: `${PAGE}\n${SHOWN}` }) ?? '';
+    for (const secret of SECRETS) expect(page).not.toContain(secret);
+    expect(page).toContain('It gives up after 3 seconds. \n');
+    expect(page).toContain('A sentence. <!-- claim: shown-in-a-fence -->');
+    expect(page).toContain('`<!-- claim: shown-inline -->`');
+    const output = await compileWithSiteOptions(page.replace(/^---[\s\S]*?---\n/, ''), filePath);
+    expect(output).toContain('claim: shown-in-a-fence');
+    expect(output).toContain('claim: shown-inline');
   });
 });
 
