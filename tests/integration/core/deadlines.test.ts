@@ -641,7 +641,7 @@ describe('a coordinator that loses the space', () => {
     await waitFor(() => released.length === 1);
     expect(released).toEqual(['room#1 abandoned']);
   });
-  it('ends cancelled, with no planning call and no step, a task whose space the coordinator grants already lost [claim:task-status-cancelled-before-run]', async () => {
+  it('ends cancelled, with no planning call, no step and no memory stored, a task whose space the coordinator grants already lost [claim:task-status-cancelled-before-run] [claim:sp-stored-never-ran]', async () => {
     let ticket = 0;
     const coordinator: SpaceCoordinator = {
       id: 'lost-before-run',
@@ -656,7 +656,7 @@ describe('a coordinator that loses the space', () => {
       release: async () => undefined,
     };
     const waits = recordingExecutor('wait');
-    const { runtime, model } = await startedRuntime({
+    const { runtime, model, memory } = await startedRuntime({
       plugins: [new TestPlugin('tools', { executors: [waits] })],
       responses: planner(['tools', 'wait']),
       coordinator,
@@ -666,6 +666,9 @@ describe('a coordinator that loses the space', () => {
     expect(model.requests).toHaveLength(0);
     expect(waits.calls).toHaveLength(0);
     expect(task.recorded.trigger).toBe(false);
+    // Another instance may run it: the space's history must not say it was cancelled.
+    expect(task.recorded.chain).toBe(false);
+    expect(await memory.query({ space: 'room' })).toEqual([]);
   });
 });
 

@@ -114,6 +114,11 @@ export class TaskRunner {
     // task instead of piling up on the runtime's signal.
     const taskSignal = createTaskSignal(runtimeSignal);
     const { signal } = taskSignal;
+    // A signal that fired before the task began (its space was lost before it ran, so another
+    // instance may run it) means the task never ran here: it ends cancelled and, like a task a
+    // stop drops from the queue, stores no memory, so the space's history does not say
+    // `cancelled` of a task that runs elsewhere.
+    const ranHere = !signal.aborted;
     let timedOut: Activity | undefined;
     const timer = setTimeout(() => {
       if (!signal.aborted) timedOut = scope.activity;
@@ -171,6 +176,11 @@ export class TaskRunner {
       logger.warn({ timeoutMs: taskTimeoutMs, during, ...step }, 'task timed out');
     }
     task.status = statusOf(task, signal.aborted && timedOut === undefined);
+    if (!ranHere) {
+      analytics.onTaskEnd(task, performance.now() - started);
+      logger.debug({ status: task.status }, 'task cancelled before it ran; nothing stored');
+      return task;
+    }
     // The task's signal may have aborted (a timeout): the chain is stored all the same, under a
     // signal of its own that aborts when the runtime stops waiting for it. That gives back the
     // memory bulkhead's slot, which a store call that never returns would otherwise hold for good.
