@@ -224,6 +224,8 @@ describe('OpenAIModelProvider', () => {
         'sk-secret-2\u20ac',
         'sk-secret-2\u001bX',
         'sk-secret-2\u007fX',
+        // A C1 control character, such as a next-line, would be sent as a raw byte: refused too.
+        'sk-secret-2\u0085X',
       ]) {
         const error = await failure(generate(provider({ apiKey: async () => key })));
         expect(error.code).toBe('WEFT_OPENAI_API_KEY');
@@ -238,17 +240,21 @@ describe('OpenAIModelProvider', () => {
       expect(create).toThrow(
         /option "apiKey" must be a non-empty string or a function returning one, without a control character other than a tab \(such as a line break or a NUL\) or a character beyond Latin-1, got a string \[WEFT_OPENAI_INVALID_OPTIONS\]$/,
       );
-      expect(() => provider({ apiKey: 'sk-secret-2\u0001X' })).toThrow(
-        /option "apiKey" .*got a string \[WEFT_OPENAI_INVALID_OPTIONS\]$/,
-      );
+      for (const key of ['sk-secret-2\u0001X', 'sk-secret-2\u009bX']) {
+        expect(() => provider({ apiKey: key })).toThrow(
+          /option "apiKey" .*got a string \[WEFT_OPENAI_INVALID_OPTIONS\]$/,
+        );
+      }
       // A trailing line break (a key read from a file) is not inside the header: fetch trims it.
-      // A tab inside is a character a header may carry.
-      server.enqueue(completion('ok'), completion('ok'));
+      // A tab inside is a character a header may carry, and so is a Latin-1 letter.
+      server.enqueue(completion('ok'), completion('ok'), completion('ok'));
       await generate(provider({ apiKey: () => 'sk-padded\n' }));
       await generate(provider({ apiKey: () => 'sk-a\tb' }));
+      await generate(provider({ apiKey: () => 'sk-\u00e9' }));
       expect(server.requests.map((request) => request.headers.authorization)).toEqual([
         'Bearer sk-padded',
         'Bearer sk-a\tb',
+        'Bearer sk-\u00e9',
       ]);
     });
 
@@ -833,9 +839,11 @@ describe('OpenAIModelProvider', () => {
       expect((refused as Error).message).toMatch(/option "headers" .*got an object/);
       expect((refused as Error).message).not.toContain('sk-secret-1');
       // So is one holding a control character that fetch, not Headers, refuses.
-      expect(
-        () => new OpenAIModelProvider({ ...valid, headers: { 'X-Api-Key': 'sk-secret-1\u001bX' } }),
-      ).toThrow(/option "headers" .*got an object \[WEFT_OPENAI_INVALID_OPTIONS\]$/);
+      for (const value of ['sk-secret-1\u001bX', 'sk-secret-1\u0085X']) {
+        expect(
+          () => new OpenAIModelProvider({ ...valid, headers: { 'X-Api-Key': value } }),
+        ).toThrow(/option "headers" .*got an object \[WEFT_OPENAI_INVALID_OPTIONS\]$/);
+      }
     });
 
     it('rejects options that are not an object [claim:mpo-options-validated] [claim:oai-invalid-options]', () => {
