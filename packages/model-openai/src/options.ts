@@ -192,11 +192,14 @@ function mayHoldCredentials(value: string): boolean {
 }
 
 /**
- * Characters fetch refuses to send in a header value once `Headers` has accepted it: control
- * characters other than a tab. `Headers` itself refuses a NUL, a line break inside the value and
- * characters beyond Latin-1, and trims the whitespace around the value, line breaks included.
+ * Characters refused in a header value once `Headers` has accepted it: control characters other
+ * than a tab. fetch refuses to send the ASCII ones (an escape, a DEL); it would send a C1 one
+ * (U+0080 to U+009F, such as U+0085, a next-line) as a raw byte, but no real key or header value
+ * holds one, so it is refused too, as the options' messages say of every control character.
+ * `Headers` itself refuses a NUL, a line break inside the value and characters beyond Latin-1,
+ * and trims the whitespace around the value, line breaks included.
  */
-const UNSENDABLE_HEADER_CHARACTER = /[^\t\x20-\x7e\x80-\xff]/;
+const UNSENDABLE_HEADER_CHARACTER = /[^\t\x20-\x7e\xa0-\xff]/;
 
 function isValidHeaders(value: Record<string, string>): boolean {
   try {
@@ -218,11 +221,12 @@ const isFunction = (value: unknown): boolean => typeof value === 'function';
  * Whether a key can be sent as `Authorization: Bearer <key>`. A control character other than a
  * tab (a line break, a NUL, an escape) or a character beyond Latin-1 cannot: `Headers` refuses
  * some of them with an error that quotes the whole header, key included, and fetch refuses the
- * others only when it sends the request, as a network failure that every retry repeats. So the
- * key is refused here, by an error that does not show it.
+ * others only when it sends the request, as a network failure that every retry repeats (a C1
+ * control character it would send, though no real key holds one). So the key is refused here,
+ * by an error that does not show it.
  *
  * @param key - The key, as given or as a key function resolved it.
- * @returns `true` when the header can be built and sent.
+ * @returns `true` when the header can be built and sent, and holds no control character but tabs.
  * @internal
  */
 export function isSendableKey(key: string): boolean {

@@ -224,6 +224,8 @@ describe('OpenAIModelProvider', () => {
         'sk-secret-2\u20ac',
         'sk-secret-2\u001bX',
         'sk-secret-2\u007fX',
+        // A C1 control character, such as a next-line, would be sent as a raw byte: refused too.
+        'sk-secret-2\u0085X',
       ]) {
         const error = await failure(generate(provider({ apiKey: async () => key })));
         expect(error.code).toBe('WEFT_OPENAI_API_KEY');
@@ -238,17 +240,21 @@ describe('OpenAIModelProvider', () => {
       expect(create).toThrow(
         /option "apiKey" must be a non-empty string or a function returning one, without a control character other than a tab \(such as a line break or a NUL\) or a character beyond Latin-1, got a string \[WEFT_OPENAI_INVALID_OPTIONS\]$/,
       );
-      expect(() => provider({ apiKey: 'sk-secret-2\u0001X' })).toThrow(
-        /option "apiKey" .*got a string \[WEFT_OPENAI_INVALID_OPTIONS\]$/,
-      );
+      for (const key of ['sk-secret-2\u0001X', 'sk-secret-2\u009bX']) {
+        expect(() => provider({ apiKey: key })).toThrow(
+          /option "apiKey" .*got a string \[WEFT_OPENAI_INVALID_OPTIONS\]$/,
+        );
+      }
       // A trailing line break (a key read from a file) is not inside the header: fetch trims it.
-      // A tab inside is a character a header may carry.
-      server.enqueue(completion('ok'), completion('ok'));
+      // A tab inside is a character a header may carry, and so is a Latin-1 letter.
+      server.enqueue(completion('ok'), completion('ok'), completion('ok'));
       await generate(provider({ apiKey: () => 'sk-padded\n' }));
       await generate(provider({ apiKey: () => 'sk-a\tb' }));
+      await generate(provider({ apiKey: () => 'sk-\u00e9' }));
       expect(server.requests.map((request) => request.headers.authorization)).toEqual([
         'Bearer sk-padded',
         'Bearer sk-a\tb',
+        'Bearer sk-\u00e9',
       ]);
     });
 
@@ -462,14 +468,18 @@ describe('OpenAIModelProvider', () => {
 
     it('reports an answer cut off half-way as broken off, with its status, not as a server it could not reach [claim:oai-network] [claim:mpo-error-fields] [claim:errors-openai-network-no-time]', async () => {
       // The server sends a 200 and part of its body, then closes the connection.
-      const cut = (): Handler => {
+      const cut = (status = 200): Handler => {
         return (_request, response) => {
-          response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '200' });
+          response.writeHead(status, {
+            'Content-Type': 'application/json',
+            'Content-Length': '200',
+          });
           response.write('{"choices":[');
           setTimeout(() => response.socket?.destroy(), 10);
         };
       };
-      server.enqueue(cut(), cut());
+      // A 503 that breaks off is retried like a 200 that does; the last one gives the status.
+      server.enqueue(cut(503), cut());
       const error = await failure(generate(provider({ maxRetries: 1, timeoutMs: 2_000 })));
       expect(server.requests).toHaveLength(2);
       expect(error.code).toBe('WEFT_OPENAI_NETWORK');
@@ -481,6 +491,27 @@ describe('OpenAIModelProvider', () => {
         ),
       );
       expect(error.message).not.toContain('could not reach');
+
+      server.enqueue(cut(429), cut(503));
+      const retried = await failure(generate(provider({ maxRetries: 1, timeoutMs: 2_000 })));
+      expect(server.requests).toHaveLength(4);
+      expect(retried).toMatchObject({ code: 'WEFT_OPENAI_NETWORK', httpStatus: 503, attempts: 2 });
+      expect(retried.message).toContain('(status 503) broke off before its end (2 attempts)');
+    });
+
+    it('fails at once on a 3xx that fetch did not follow [claim:oai-error-table]', async () => {
+      // A redirect without a Location header is handed back by fetch as it is.
+      server.enqueue(reply(302, ''));
+      const error = await failure(generate(provider({ maxRetries: 2 })));
+      expect(server.requests).toHaveLength(1);
+      expect(error).toMatchObject({
+        code: 'WEFT_OPENAI_HTTP_STATUS',
+        httpStatus: 302,
+        attempts: 1,
+      });
+      expect(error.message).toBe(
+        'OpenAIModelProvider "openai": request failed with 302 Found [WEFT_OPENAI_HTTP_STATUS]',
+      );
     });
 
     it('fails a 401 at once even when its body breaks off or stalls [claim:mpo-4xx-no-retry] [claim:oai-error-table]', async () => {
@@ -643,6 +674,14 @@ describe('OpenAIModelProvider', () => {
       server.enqueue(completion('ok'));
       await generate(provider(), { options: { temperature: 5 } });
       expect(server.requests[0]?.json).toMatchObject({ temperature: 5 });
+      // A number JSON has no form for goes as null, and an option it does not know is left out.
+      server.enqueue(completion('ok'));
+      await generate(provider(), {
+        options: { temperature: Number.NaN, maxTokens: Infinity, seed: 1n } as never,
+      });
+      const body = server.requests[1]?.json as Record<string, unknown>;
+      expect(body).toMatchObject({ temperature: null, max_tokens: null });
+      expect(Object.keys(body).sort()).toEqual(['max_tokens', 'messages', 'model', 'temperature']);
     });
   });
 
@@ -800,9 +839,11 @@ describe('OpenAIModelProvider', () => {
       expect((refused as Error).message).toMatch(/option "headers" .*got an object/);
       expect((refused as Error).message).not.toContain('sk-secret-1');
       // So is one holding a control character that fetch, not Headers, refuses.
-      expect(
-        () => new OpenAIModelProvider({ ...valid, headers: { 'X-Api-Key': 'sk-secret-1\u001bX' } }),
-      ).toThrow(/option "headers" .*got an object \[WEFT_OPENAI_INVALID_OPTIONS\]$/);
+      for (const value of ['sk-secret-1\u001bX', 'sk-secret-1\u0085X']) {
+        expect(
+          () => new OpenAIModelProvider({ ...valid, headers: { 'X-Api-Key': value } }),
+        ).toThrow(/option "headers" .*got an object \[WEFT_OPENAI_INVALID_OPTIONS\]$/);
+      }
     });
 
     it('rejects options that are not an object [claim:mpo-options-validated] [claim:oai-invalid-options]', () => {
