@@ -238,7 +238,7 @@ export const CORE_ERRORS = {
         'core/src/memory/memory-input.ts#invalidQuery',
       ],
       cause:
-        'the options are not an object (`null`, an array), or a query option has the wrong type or value: a filter that is not a string, `spacePatterns` that is not an array of strings, `since` or `until` that is not a valid `Date`, a `limit` that is not a positive integer, an `order` other than `asc` or `desc`, more than 100 `spacePatterns`, or a string holding a NUL character or a lone UTF-16 surrogate. The message names the option.',
+        'the options are not an object (`null`, an array), they name an option `query` does not have (a misspelt filter, such as `spacePattern`, is refused rather than left out, which would return every space’s memories), or a query option has the wrong type or value: a filter that is not a string, `spacePatterns` that is not an array of strings, `since` or `until` that is not a valid `Date`, a `limit` that is not a positive integer, an `order` other than `asc` or `desc`, more than 100 `spacePatterns`, or a string holding a NUL character or a lone UTF-16 surrogate. The message names the option.',
       fix: 'pass the option as [Query semantics](../memory-providers/overview.md#query-semantics) describes it; the message names the option.',
     },
     WEFT_MEMORY_NOT_FOUND: {

@@ -316,6 +316,22 @@ describe('checkMemoryQuery', () => {
     }
   });
 
+  it('refuses an option query() does not have rather than leave a misspelt filter out [claim:mpo-query-unknown-option]', () => {
+    for (const options of [
+      { spacePattern: ['chat-*'] },
+      { space: 'a', Space: 'b' },
+      { spacePatterns: ['a'], spacePatern: undefined },
+    ]) {
+      const error = refusal(() => checkMemoryQuery(options, OWNER));
+      expect(error.code).toBe('WEFT_MEMORY_INVALID_QUERY');
+      const name = Object.keys(options).find((key) => !['space', 'spacePatterns'].includes(key));
+      expect(error.message).toContain(
+        `${OWNER}: query option "${name}" is not an option of query(); its options are space, spacePrefix, spacePatterns, kind, taskId, since, until, limit, order`,
+      );
+    }
+    expect(checkMemoryQuery({ space: 'a', kind: undefined }, OWNER).space).toBe('a');
+  });
+
   it('takes any positive integer as the limit, lowering one past Number.MAX_SAFE_INTEGER to it [claim:mpo-check-query]', () => {
     expect(checkMemoryQuery({ limit: 1 }, OWNER).limit).toBe(1);
     expect(checkMemoryQuery({ limit: 2 ** 53 }, OWNER).limit).toBe(Number.MAX_SAFE_INTEGER);

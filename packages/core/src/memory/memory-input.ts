@@ -440,6 +440,23 @@ function spacePatterns(owner: string, value: unknown): readonly string[] | undef
 }
 
 /**
+ * Every option {@link MemoryProvider.query} reads. Another name is refused rather than ignored:
+ * a misspelt filter (`spacePatern`) would otherwise leave the query without it, and return the
+ * memories of every space.
+ */
+const QUERY_OPTIONS: ReadonlySet<string> = new Set<keyof QueryMemoryOptions>([
+  'space',
+  'spacePrefix',
+  'spacePatterns',
+  'kind',
+  'taskId',
+  'since',
+  'until',
+  'limit',
+  'order',
+]);
+
+/**
  * Whether some space a store keeps could match: a space is at most {@link MAX_MEMORY_KEY_LENGTH}
  * code units long, so a prefix or a pattern's literal text longer than that matches none. Leaving
  * such a filter out keeps every store's statement small (SQLite refuses a LIKE pattern over
@@ -454,8 +471,9 @@ function canMatchSomeSpace(literal: string): boolean {
  * {@link DEFAULT_MEMORY_QUERY_LIMIT} and `order` `desc`. The rules: the options are an object;
  * `space`, `spacePrefix`, `kind` and `taskId` are strings when given; `spacePatterns` is an array
  * of at most {@link MAX_QUERY_SPACE_PATTERNS} strings; `since` and `until` are valid `Date`s;
- * `limit` is a positive integer; `order` is `asc` or `desc`; and no string holds a NUL character
- * or a lone UTF-16 surrogate. The space filters come back in the form every store can run, with
+ * `limit` is a positive integer; `order` is `asc` or `desc`; no other option is named (a misspelt
+ * filter would otherwise be ignored, and the query find every space's memories); and no string
+ * holds a NUL character or a lone UTF-16 surrogate. The space filters come back in the form every store can run, with
  * the same meaning: each run of `*` in a pattern is one `*`, and a `spacePrefix` or pattern whose
  * literal text is longer than {@link MAX_MEMORY_KEY_LENGTH}, which no kept space can match, is
  * left out (an empty `spacePatterns` list takes its place when it was the only space filter).
@@ -480,6 +498,15 @@ export function checkMemoryQuery(options: unknown, owner: string): CheckedMemory
       'WEFT_MEMORY_INVALID_QUERY',
       `${owner}: query() needs an options object, got ${show(options)}; pass {} for no filter`,
     );
+  }
+  for (const name of Object.keys(options)) {
+    if (!QUERY_OPTIONS.has(name)) {
+      throw invalidQuery(
+        owner,
+        name,
+        `is not an option of query(); its options are ${[...QUERY_OPTIONS].join(', ')}`,
+      );
+    }
   }
   const given = options as Partial<Record<keyof QueryMemoryOptions, unknown>>;
   const checked: { -readonly [K in keyof CheckedMemoryQuery]?: CheckedMemoryQuery[K] } = {};
