@@ -317,6 +317,20 @@ describe('ChatPlugin', () => {
     ]);
   });
 
+  it('shows the sender’s earlier message to planning only, not to the reply step [claim:httpchat-reply-no-history] [claim:chat-reply-no-history]', async () => {
+    const { runtime, model } = await boot([PLAN, 'Hello Ada.', PLAN, 'I do not know.']);
+    for (const message of ['My name is Ada.', 'What is my name?']) {
+      expect((await post(runtime, { room: '42', user: 'ada', message })).status).toBe(200);
+    }
+    // Requests 0 and 1 are the first message's plan and reply; 2 and 3 the second's.
+    const secondPlan = model.requests[2]?.at(-1)?.content ?? '';
+    const secondReply = (model.requests[3] ?? []).map((entry) => entry.content).join('\n');
+    expect(secondPlan).toContain('My name is Ada.');
+    expect(secondReply).toContain('What is my name?');
+    expect(secondReply).not.toContain('My name is Ada.');
+    expect(secondReply).not.toContain('Hello Ada.');
+  });
+
   it('answers only once the task has ended, even when that is after the server’s requestTimeout [claim:trouble-client-waits-task]', async () => {
     const slowReply = () =>
       new Promise<string>((resolve) => setTimeout(() => resolve('Late but whole.'), 1_200));
