@@ -102,7 +102,7 @@ describe('parseChatRequest', () => {
     );
   });
 
-  it('counts the 8000 in characters (code points), so an emoji of two UTF-16 units counts one [claim:chat-message-limit]', () => {
+  it('counts the 8000 in characters (code points), so an emoji of two UTF-16 units counts one [claim:chat-message-limit] [claim:httpchat-message]', () => {
     // U+1F600, one emoji, is two UTF-16 code units.
     const emoji = '\u{1F600}';
     expect(emoji).toHaveLength(2);
@@ -112,6 +112,15 @@ describe('parseChatRequest', () => {
     const over = parseChatRequest({ room: '42', user: 'ada', message: `${emoji.repeat(8000)}x` });
     expect(over.success).toBe(false);
     if (!over.success) expect(over.error).toMatch(/"message" must be at most 8000 characters/);
+    // A flag is two code points (regional indicators), and counts two.
+    const flag = '\u{1F1EB}\u{1F1F7}';
+    expect([...flag]).toHaveLength(2);
+    expect(parseChatRequest({ room: '42', user: 'ada', message: flag.repeat(4000) }).success).toBe(
+      true,
+    );
+    expect(
+      parseChatRequest({ room: '42', user: 'ada', message: `${flag.repeat(4000)}x` }).success,
+    ).toBe(false);
   });
 
   it.each([
