@@ -794,6 +794,63 @@ describe('ChatPlugin: other methods on its path', () => {
       continued: [404, 404],
     });
   });
+
+  it('answers an OPTIONS request with 204 whatever its origin with a cors origin list, and leaves it to the 404 when a cors origin function refuses its origin or its lack of one [claim:httpchat-row-404] [claim:chat-readme-404-408]', async () => {
+    const settings = {
+      list: { origin: ['https://a.example'] },
+      function: {
+        origin: (
+          origin: string | undefined,
+          callback: (error: Error | null, allow?: boolean) => void,
+        ) => callback(null, origin === 'https://a.example'),
+      },
+    };
+    const answers: Record<string, number[]> = {};
+    for (const [name, cors] of Object.entries(settings)) {
+      const { model } = recordingModel();
+      runtime = await Runtime.init({
+        models: [model],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [new ChatPlugin({ authenticate: () => ({ user: 'ada' }) })],
+        // b.example passes the server's origin check without being one cors allows.
+        options: {
+          server: { port: 0, cors, allowedOrigins: ['https://b.example'] },
+          logger: capturingLogger('info').logger,
+        },
+      });
+      await runtime.start();
+      const port = runtime.server.port as number;
+      const preflight = (origin?: string) =>
+        new Promise<number>((resolve, reject) => {
+          const sent = httpRequest(
+            {
+              host: '127.0.0.1',
+              port,
+              method: 'OPTIONS',
+              path: '/chat',
+              headers: {
+                'access-control-request-method': 'POST',
+                ...(origin === undefined ? {} : { origin }),
+              },
+            },
+            (response) => {
+              response.resume();
+              resolve(response.statusCode ?? 0);
+            },
+          );
+          sent.on('error', reject);
+          sent.end();
+        });
+      answers[name] = [
+        await preflight('https://a.example'),
+        await preflight('https://b.example'),
+        await preflight(),
+      ];
+      expect(model.requests).toHaveLength(0);
+      await runtime.stop();
+    }
+    expect(answers).toEqual({ list: [204, 204, 204], function: [204, 404, 404] });
+  });
 });
 
 describe('ChatPlugin: what middleware found', () => {

@@ -102,7 +102,7 @@ describe('parseChatRequest', () => {
     );
   });
 
-  it('counts the 8000 in characters (code points), so an emoji of two UTF-16 units counts one [claim:chat-message-limit]', () => {
+  it('counts the 8000 in characters (code points), so an emoji of two UTF-16 units counts one [claim:chat-message-limit] [claim:httpchat-message]', () => {
     // U+1F600, one emoji, is two UTF-16 code units.
     const emoji = '\u{1F600}';
     expect(emoji).toHaveLength(2);
@@ -112,6 +112,15 @@ describe('parseChatRequest', () => {
     const over = parseChatRequest({ room: '42', user: 'ada', message: `${emoji.repeat(8000)}x` });
     expect(over.success).toBe(false);
     if (!over.success) expect(over.error).toMatch(/"message" must be at most 8000 characters/);
+    // A flag is two code points (regional indicators), and counts two.
+    const flag = '\u{1F1EB}\u{1F1F7}';
+    expect([...flag]).toHaveLength(2);
+    expect(parseChatRequest({ room: '42', user: 'ada', message: flag.repeat(4000) }).success).toBe(
+      true,
+    );
+    expect(
+      parseChatRequest({ room: '42', user: 'ada', message: `${flag.repeat(4000)}x` }).success,
+    ).toBe(false);
   });
 
   it.each([
@@ -315,6 +324,20 @@ describe('ChatPlugin', () => {
       ['chat-room-42-user-ada', 'trigger'],
       ['chat-room-42-user-ada', 'chain'],
     ]);
+  });
+
+  it('shows the sender’s earlier message to planning only, not to the reply step [claim:httpchat-reply-no-history] [claim:chat-reply-no-history]', async () => {
+    const { runtime, model } = await boot([PLAN, 'Hello Ada.', PLAN, 'I do not know.']);
+    for (const message of ['My name is Ada.', 'What is my name?']) {
+      expect((await post(runtime, { room: '42', user: 'ada', message })).status).toBe(200);
+    }
+    // Requests 0 and 1 are the first message's plan and reply; 2 and 3 the second's.
+    const secondPlan = model.requests[2]?.at(-1)?.content ?? '';
+    const secondReply = (model.requests[3] ?? []).map((entry) => entry.content).join('\n');
+    expect(secondPlan).toContain('My name is Ada.');
+    expect(secondReply).toContain('What is my name?');
+    expect(secondReply).not.toContain('My name is Ada.');
+    expect(secondReply).not.toContain('Hello Ada.');
   });
 
   it('answers only once the task has ended, even when that is after the server’s requestTimeout [claim:trouble-client-waits-task]', async () => {
