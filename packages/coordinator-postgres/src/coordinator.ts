@@ -279,7 +279,9 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
           'acquire failed',
         );
       }
-      await this.waiters.wait(space, Math.min(pause, remaining), [signal, session.lost.signal]);
+      // The look may have taken a statement deadline: wait no longer than what is left now.
+      const left = Math.max(0, deadline - Date.now());
+      await this.waiters.wait(space, Math.min(pause, left), [signal, session.lost.signal]);
     }
   }
 

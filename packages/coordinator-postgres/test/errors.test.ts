@@ -506,6 +506,58 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(resumed.find((entry) => entry.arrival.taskId === task.taskId)?.ticket).toBe(ticket);
   }, 20_000);
 
+  it('fails an acquire only once its last look at the space has ended, which can be a statement deadline past acquireTimeoutMs [claim:coord-readme-acquire-last-look]', async () => {
+    const schema = db.newSchema();
+    const coordinator = await open({
+      schema,
+      statementTimeoutMs: 1_500,
+      acquireTimeoutMs: 100,
+      pollIntervalMs: 1_000,
+    });
+    await coordinator.admit(arrival('room'));
+    // Every look at the space waits for the table until PostgreSQL cancels it at
+    // statementTimeoutMs, far past acquireTimeoutMs.
+    const blocker = new pg.Client({ connectionString: db.url() });
+    await blocker.connect();
+    onTestFinished(() => blocker.end());
+    await blocker.query('BEGIN');
+    await blocker.query(`LOCK TABLE "${schema}".tasks IN ACCESS EXCLUSIVE MODE`);
+    const started = Date.now();
+    const error = await errorOf(coordinator.acquire('room', new AbortController().signal));
+    const elapsed = Date.now() - started;
+    await blocker.query('ROLLBACK');
+    expect(error.code).toBe('WEFT_COORDINATOR_ACQUIRE_TIMEOUT');
+    // Not at 100 ms: the look begun at once ends at the statement deadline, and only then is
+    // the deadline seen. Within that look, a second for the client and a poll interval.
+    expect(elapsed).toBeGreaterThanOrEqual(1_500);
+    expect(elapsed).toBeLessThan(1_500 + 1_000 + 1_000 + 1_000);
+  }, 20_000);
+
+  it('fails an acquire as soon as a look that ended past acquireTimeoutMs has, without a poll interval more', async () => {
+    const schema = db.newSchema();
+    const coordinator = await open({
+      schema,
+      statementTimeoutMs: 1_500,
+      acquireTimeoutMs: 1_000,
+      pollIntervalMs: 1_000,
+    });
+    await coordinator.admit(arrival('room'));
+    const blocker = new pg.Client({ connectionString: db.url() });
+    await blocker.connect();
+    onTestFinished(() => blocker.end());
+    await blocker.query('BEGIN');
+    await blocker.query(`LOCK TABLE "${schema}".tasks IN ACCESS EXCLUSIVE MODE`);
+    const started = Date.now();
+    const error = await errorOf(coordinator.acquire('room', new AbortController().signal));
+    const elapsed = Date.now() - started;
+    await blocker.query('ROLLBACK');
+    expect(error.code).toBe('WEFT_COORDINATOR_ACQUIRE_TIMEOUT');
+    // The look ends at 1.5 s, past the 1 s deadline: no pause of pollIntervalMs (up to 2.5 s)
+    // follows it before the error.
+    expect(elapsed).toBeGreaterThanOrEqual(1_500);
+    expect(elapsed).toBeLessThan(2_300);
+  }, 20_000);
+
   it('gives its spaces up and reconnects when PostgreSQL does not record that a task finished, and the task runs again [claim:coord-readme-finish-unrecorded] [claim:coord-readme-health]', async () => {
     const schema = db.newSchema();
     const coordinator = await open({
