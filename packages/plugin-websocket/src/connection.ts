@@ -3,7 +3,7 @@
  * frames about it back, within the connection's limits (messages in flight, reply deadline,
  * idle time, bytes waiting to be sent).
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { WeftError, type AgentTask, type Runtime, type Space } from '@weft/core';
 import { describeError, errorDocsUrl } from '@weft/core/internal';
@@ -62,8 +62,16 @@ const EXPOSED_CORE_CODES = new Set(['WEFT_QUEUE_FULL', 'WEFT_SHUTTING_DOWN']);
 export class ChatConnection {
   /** The connection's id, in every log line about it. */
   readonly id = randomUUID();
-  /** Whether the client answered the last ping; the plugin's heartbeat reads and resets it. */
+  /**
+   * Whether the client answered the last ping with its data; the plugin's heartbeat reads it and
+   * sends the next ping with {@link ChatConnection.ping}.
+   */
   alive = true;
+  /**
+   * The data of the last ping. Only a pong that echoes it answers the ping: a peer that never
+   * reads could otherwise keep itself alive with pongs of its own, which websocket allows unasked.
+   */
+  private pingData: Buffer | undefined;
   private readonly inFlight = new Set<string>();
   private idleTimer: NodeJS.Timeout | undefined;
   /** Set once the connection's user lost access: nothing it sends from then on becomes a task. */
@@ -82,8 +90,8 @@ export class ChatConnection {
     private readonly admission: Admission,
     request: IncomingMessage,
   ) {
-    socket.on('pong', () => {
-      this.alive = true;
+    socket.on('pong', (data) => {
+      if (this.pingData !== undefined && data.equals(this.pingData)) this.alive = true;
     });
     socket.on('message', (data, isBinary) => this.onFrame(data, isBinary));
     socket.on('close', () => {
@@ -155,6 +163,16 @@ export class ChatConnection {
     } finally {
       this.checking = false;
     }
+  }
+
+  /**
+   * Pings the client with fresh data and counts it as gone until a pong echoes that data, as
+   * every websocket client's answer to a ping does.
+   */
+  ping(): void {
+    this.alive = false;
+    this.pingData = randomBytes(8);
+    this.socket.ping(this.pingData);
   }
 
   /** How many of the connection's messages wait for replies. */

@@ -411,7 +411,10 @@ export class WebSocketPlugin extends Plugin {
     };
   }
 
-  /** Pings every client; one that did not answer the previous ping is gone and is dropped. */
+  /**
+   * Pings every client; one that did not answer the previous ping (a pong echoing its data) is
+   * gone and is dropped.
+   */
   private beat(): void {
     for (const [webSocket, connection] of this.connections) {
       if (!connection.alive) {
@@ -422,8 +425,7 @@ export class WebSocketPlugin extends Plugin {
         webSocket.terminate();
         continue;
       }
-      connection.alive = false;
-      webSocket.ping();
+      connection.ping();
     }
   }
 
