@@ -506,17 +506,18 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(resumed.find((entry) => entry.arrival.taskId === task.taskId)?.ticket).toBe(ticket);
   }, 20_000);
 
-  it('fails an acquire only once its last look at the space has ended, which can be a statement deadline past acquireTimeoutMs [claim:coord-readme-acquire-last-look]', async () => {
+  /**
+   * An acquire of a space whose tasks table another client holds locked, so that every look at
+   * the space waits for the table until PostgreSQL cancels it at `statementTimeoutMs`.
+   */
+  async function acquireWithTableLocked(options: {
+    statementTimeoutMs: number;
+    acquireTimeoutMs: number;
+    pollIntervalMs: number;
+  }): Promise<{ error: WeftError; elapsed: number }> {
     const schema = db.newSchema();
-    const coordinator = await open({
-      schema,
-      statementTimeoutMs: 1_500,
-      acquireTimeoutMs: 100,
-      pollIntervalMs: 1_000,
-    });
+    const coordinator = await open({ schema, ...options });
     await coordinator.admit(arrival('room'));
-    // Every look at the space waits for the table until PostgreSQL cancels it at
-    // statementTimeoutMs, far past acquireTimeoutMs.
     const blocker = new pg.Client({ connectionString: db.url() });
     await blocker.connect();
     onTestFinished(() => blocker.end());
@@ -526,6 +527,15 @@ describe('PostgresSpaceCoordinator errors', () => {
     const error = await errorOf(coordinator.acquire('room', new AbortController().signal));
     const elapsed = Date.now() - started;
     await blocker.query('ROLLBACK');
+    return { error, elapsed };
+  }
+
+  it('fails an acquire only once its last look at the space has ended, which can be a statement deadline past acquireTimeoutMs [claim:coord-readme-acquire-last-look]', async () => {
+    const { error, elapsed } = await acquireWithTableLocked({
+      statementTimeoutMs: 1_500,
+      acquireTimeoutMs: 100,
+      pollIntervalMs: 1_000,
+    });
     expect(error.code).toBe('WEFT_COORDINATOR_ACQUIRE_TIMEOUT');
     // Not at 100 ms: the look begun at once ends at the statement deadline, and only then is
     // the deadline seen. Within that look, a second for the client and a poll interval.
@@ -534,23 +544,11 @@ describe('PostgresSpaceCoordinator errors', () => {
   }, 20_000);
 
   it('fails an acquire as soon as a look that ended past acquireTimeoutMs has, without a poll interval more', async () => {
-    const schema = db.newSchema();
-    const coordinator = await open({
-      schema,
+    const { error, elapsed } = await acquireWithTableLocked({
       statementTimeoutMs: 1_500,
       acquireTimeoutMs: 1_000,
       pollIntervalMs: 1_000,
     });
-    await coordinator.admit(arrival('room'));
-    const blocker = new pg.Client({ connectionString: db.url() });
-    await blocker.connect();
-    onTestFinished(() => blocker.end());
-    await blocker.query('BEGIN');
-    await blocker.query(`LOCK TABLE "${schema}".tasks IN ACCESS EXCLUSIVE MODE`);
-    const started = Date.now();
-    const error = await errorOf(coordinator.acquire('room', new AbortController().signal));
-    const elapsed = Date.now() - started;
-    await blocker.query('ROLLBACK');
     expect(error.code).toBe('WEFT_COORDINATOR_ACQUIRE_TIMEOUT');
     // The look ends at 1.5 s, past the 1 s deadline: no pause of pollIntervalMs (up to 2.5 s)
     // follows it before the error.
