@@ -7,7 +7,8 @@ import { INVALID_MEMORY_INPUTS } from './memory-contract-inputs.js';
 export interface MemoryProviderContractFactory<P extends MemoryProvider = MemoryProvider> {
   /**
    * Creates a provider over a new, empty store. The contract calls `init()` itself, and
-   * `shutdown()` when the case ends, whether it passed or not.
+   * `shutdown()` when the case ends, whether it passed or not; a provider whose `init()` threw
+   * is not shut down, and the case fails.
    */
   create(): P | Promise<P>;
   /**

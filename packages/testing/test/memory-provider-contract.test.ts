@@ -294,6 +294,27 @@ describe('memoryProviderContract', () => {
     ]);
   });
 
+  it('does not shut down a provider whose init() threw, and fails the case naming its error [claim:testing-contract]', async () => {
+    const events: string[] = [];
+    /** A store whose init() fails, as one that cannot open its database does. */
+    class UnopenableProvider extends InMemoryMemoryProvider {
+      override async init(): Promise<void> {
+        events.push('init');
+        throw new Error('database is locked');
+      }
+      override async shutdown(): Promise<void> {
+        events.push('shutdown');
+      }
+    }
+    const [check] = memoryProviderContract({ create: () => new UnopenableProvider() });
+    const error = await check?.run().catch((caught: unknown) => caught);
+    expect(WeftError.is(error, 'WEFT_TESTING_CONTRACT_FAILED')).toBe(true);
+    expect((error as Error).message).toContain(
+      'failed "round-trips every field": it threw where the contract expects no error: database is locked',
+    );
+    expect(events).toEqual(['init']);
+  });
+
   it('fails a store that forgets its memories on restart, showing both sides [claim:testing-contract] [claim:mpo-contract-suite] [claim:tst-contract-error]', async () => {
     const check = caseNamed(
       memoryProviderContract({
