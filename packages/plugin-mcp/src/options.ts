@@ -69,12 +69,14 @@ const StdioServerSchema = z.strictObject({
 });
 
 /**
- * Characters fetch refuses to send in a header value once `Headers` has taken it: control
- * characters other than a tab (an escape, a bell, DEL). `Headers` itself refuses a NUL, a line
- * break inside the value and a character beyond Latin-1, and trims the whitespace around the
- * value, line breaks included.
+ * Characters refused in a header value once `Headers` has taken it: control characters other
+ * than a tab. fetch refuses to send the ASCII ones (an escape, a bell, DEL); it would send a C1
+ * one (U+0080 to U+009F, such as U+0085, a next-line) as a raw byte, but no real header value
+ * holds one, so it is refused too, as the message says of every control character. `Headers`
+ * itself refuses a NUL, a line break inside the value and a character beyond Latin-1, and trims
+ * the whitespace around the value, line breaks included.
  */
-const UNSENDABLE_HEADER_CHARACTER = /[^\t\x20-\x7e\x80-\xff]/;
+const UNSENDABLE_HEADER_CHARACTER = /[^\t\x20-\x7e\xa0-\xff]/;
 
 const HEADER_VALUE_RULE =
   'a value fetch can send: without a control character other than a tab (such as a NUL, a line break or an escape) or a character beyond Latin-1';

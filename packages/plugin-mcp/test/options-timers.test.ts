@@ -69,6 +69,9 @@ describe('McpPlugin timer options', () => {
       'Bearer sec\u0007ret',
       'Bearer sec\u007fret',
       'Bearer secret\u0001',
+      // fetch would send a C1 control character (U+0080 to U+009F) as a raw byte: refused too.
+      'Bearer sec\u0085ret',
+      'Bearer secret\u009b',
     ]) {
       const message = refusal({
         servers: [{ ...http, headers: { accept: 'application/json', authorization: value } }],
