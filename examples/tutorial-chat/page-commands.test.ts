@@ -193,7 +193,7 @@ describe.skipIf(process.platform === 'win32')(
       }
     }, 120_000);
 
-    it('says in one line what to fix, with exit status 1 and no stack trace, for a CHAT_PORT that is no port, a CHAT_BASE_URL the provider refuses and a CHAT_DB in a folder that does not exist [claim:tut-main-one-line] [claim:tut-bad-port]', async () => {
+    it('says in one line what to fix, with exit status 1 and no stack trace, for a CHAT_PORT that is no port, a CHAT_BASE_URL the provider refuses and a CHAT_DB in a folder that does not exist [claim:tut-main-one-line] [claim:tut-bad-port] [claim:tut-provider-refuses-setting]', async () => {
       const [start] = sectionCommands(PAGE, 'Run it');
       const badPort = await failedStart(
         start as string,

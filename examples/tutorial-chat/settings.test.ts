@@ -33,7 +33,7 @@ describe('readChatSettings', () => {
 });
 
 describe('createChatModels', () => {
-  it('reports a setting the provider refuses as a ChatSettingsError naming the variables [claim:tut-main-one-line]', () => {
+  it('reports a setting the provider refuses as a ChatSettingsError naming the variables [claim:tut-main-one-line] [claim:tut-provider-refuses-setting]', () => {
     const settings = readChatSettings({ CHAT_BASE_URL: 'localhost:11434/v1' });
     expect(() => createChatModels(settings)).toThrow(ChatSettingsError);
     expect(() => createChatModels(settings)).toThrow(
