@@ -213,6 +213,7 @@ describe.skipIf(process.platform === 'win32')(
       ]);
 
       const missing = path.join(directory, 'no-such-folder', 'chat-memory.db');
+      let databaseOutput = '';
       const badDatabase = await failedStart(
         start as string,
         cleanEnv({
@@ -220,8 +221,12 @@ describe.skipIf(process.platform === 'win32')(
           CHAT_PORT: '0',
           CHAT_DB: missing,
         }),
+        (printed) => (databaseOutput = printed),
       );
       expect(badDatabase).toHaveLength(1);
+      expect(databaseOutput).toContain(
+        '"msg":"runtime failed to start; rolling back"',
+      );
       expect(badDatabase[0]).toMatch(/^Cannot start the chat assistant\. /);
       expect(badDatabase[0]).toContain(`cannot open the database "${missing}"`);
       expect(badDatabase[0]).toMatch(
