@@ -37,17 +37,20 @@ const LISTENING = /Chat assistant on (http:\/\/\S+) /;
 
 /**
  * Runs the page's start where it cannot start, and returns the lines it wrote to stderr once it
- * has exited, after checking that it exited with status 1 and printed no stack trace.
+ * has exited, after checking that it exited with status 1 and printed no stack trace. `printed`
+ * receives all it printed, the runtime's log lines on stdout included.
  */
 async function failedStart(
   start: string,
   env: NodeJS.ProcessEnv,
+  printed?: (output: string) => void,
 ): Promise<string[]> {
   const agent = new StartedCommand(start, { cwd: ROOT, env });
   try {
     expect(await agent.exited(START_MS)).toBe(true);
     expect(await agent.exit).toBe(1);
     expect(agent.stderr).not.toMatch(/^\s+at /m);
+    printed?.(agent.output);
     return agent.stderr.trimEnd().split('\n');
   } finally {
     await agent.stop();
@@ -163,6 +166,7 @@ describe.skipIf(process.platform === 'win32')(
         holder.listen(0, '127.0.0.1', resolve),
       );
       const held = String((holder.address() as AddressInfo).port);
+      let output = '';
       try {
         const lines = await failedStart(
           start as string,
@@ -171,6 +175,7 @@ describe.skipIf(process.platform === 'win32')(
             CHAT_PORT: held,
             CHAT_DB: path.join(directory, 'port-taken.db'),
           }),
+          (printed) => (output = printed),
         );
         expect(lines).toHaveLength(1);
         expect(lines[0]).toMatch(
@@ -178,12 +183,17 @@ describe.skipIf(process.platform === 'win32')(
             `^Cannot start the chat assistant\\. ServerManager: cannot listen on 127\\.0\\.0\\.1:${held}: .*EADDRINUSE.*\\[WEFT_LISTEN_FAILED\\] Stop the agent that holds this port \\(the Getting started one, say\\), or set CHAT_PORT to a free one\\.$`,
           ),
         );
+        // Besides it, the runtime's own JSON lines on stdout: the start failed, and it stopped.
+        expect(output).toContain(
+          '"msg":"runtime failed to start; rolling back"',
+        );
+        expect(output).toContain('"msg":"runtime stopped"');
       } finally {
         await new Promise<void>((resolve) => holder.close(() => resolve()));
       }
     }, 120_000);
 
-    it('says in one line what to fix, with exit status 1 and no stack trace, for a CHAT_PORT that is no port and for a CHAT_DB in a folder that does not exist [claim:tut-main-one-line] [claim:tut-bad-port]', async () => {
+    it('says in one line what to fix, with exit status 1 and no stack trace, for a CHAT_PORT that is no port, a CHAT_BASE_URL the provider refuses and a CHAT_DB in a folder that does not exist [claim:tut-main-one-line] [claim:tut-bad-port] [claim:tut-provider-refuses-setting]', async () => {
       const [start] = sectionCommands(PAGE, 'Run it');
       const badPort = await failedStart(
         start as string,
@@ -193,7 +203,17 @@ describe.skipIf(process.platform === 'win32')(
         'Cannot start the chat assistant. CHAT_PORT: expected an integer from 0 to 65535, got "eighty"; unset it to use 8787.',
       ]);
 
+      // A bad setting the provider refuses, not readChatSettings: named too, without a trace.
+      const badUrl = await failedStart(
+        start as string,
+        cleanEnv({ CHAT_BASE_URL: 'localhost:11434/v1', CHAT_PORT: '0' }),
+      );
+      expect(badUrl).toEqual([
+        'Cannot start the chat assistant. CHAT_BASE_URL or CHAT_API_KEY has a value the provider refuses: OpenAIModelProvider: option "baseUrl" must be an absolute http(s) URL, got "localhost:11434/v1" [WEFT_OPENAI_INVALID_OPTIONS]',
+      ]);
+
       const missing = path.join(directory, 'no-such-folder', 'chat-memory.db');
+      let databaseOutput = '';
       const badDatabase = await failedStart(
         start as string,
         cleanEnv({
@@ -201,8 +221,12 @@ describe.skipIf(process.platform === 'win32')(
           CHAT_PORT: '0',
           CHAT_DB: missing,
         }),
+        (printed) => (databaseOutput = printed),
       );
       expect(badDatabase).toHaveLength(1);
+      expect(databaseOutput).toContain(
+        '"msg":"runtime failed to start; rolling back"',
+      );
       expect(badDatabase[0]).toMatch(/^Cannot start the chat assistant\. /);
       expect(badDatabase[0]).toContain(`cannot open the database "${missing}"`);
       expect(badDatabase[0]).toMatch(

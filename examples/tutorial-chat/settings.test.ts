@@ -1,6 +1,7 @@
 /** The tutorial agent's settings: read from CHAT_* variables, each with a local default. */
 import { describe, expect, it } from 'vitest';
-import { readChatSettings } from './settings.js';
+import { createChatModels } from './models.js';
+import { ChatSettingsError, readChatSettings } from './settings.js';
 
 describe('readChatSettings', () => {
   it('defaults every variable of the table to a local Ollama [claim:tut-run-from-clone] [claim:tut-env-defaults]', () => {
@@ -28,5 +29,19 @@ describe('readChatSettings', () => {
         `CHAT_PORT: expected an integer from 0 to 65535, got "${bad}"; unset it to use 8787.`,
       );
     }
+  });
+});
+
+describe('createChatModels', () => {
+  it('reports a setting the provider refuses as a ChatSettingsError naming the variables [claim:tut-main-one-line] [claim:tut-provider-refuses-setting]', () => {
+    const settings = readChatSettings({ CHAT_BASE_URL: 'localhost:11434/v1' });
+    expect(() => createChatModels(settings)).toThrow(ChatSettingsError);
+    expect(() => createChatModels(settings)).toThrow(
+      /^CHAT_BASE_URL or CHAT_API_KEY has a value the provider refuses: OpenAIModelProvider: option "baseUrl" must be an absolute http\(s\) URL/,
+    );
+    // A key the provider cannot send is named too, without showing the key.
+    const badKey = readChatSettings({ CHAT_API_KEY: 'sk-€' });
+    expect(() => createChatModels(badKey)).toThrow(ChatSettingsError);
+    expect(() => createChatModels(badKey)).not.toThrow(/sk-€/);
   });
 });
