@@ -497,21 +497,34 @@ describe('ServerManager', () => {
     expect(preflight.status).toBe(204);
     const passedOn = await serve([echo], { cors: { preflightContinue: true } });
     expect((await fetch(`${passedOn.url}/echo`, { method: 'OPTIONS' })).status).toBe(404);
-    // An origin function that refuses the origin leaves the request to the routes (404), even
-    // for an origin allowedOrigins lets in; one that calls back with an error gets 500.
+    // An origin function that refuses the origin of a request that passes the origin check all
+    // the same (no Origin, the server's own, or listed in allowedOrigins) leaves the request to
+    // the routes (404); one that calls back with an error gets 500. An origin it refuses (or
+    // fails on) that does not pass the check is refused with 403 first.
     const refusing = await serve([echo], {
       allowedOrigins: ['https://chat.example.com'],
       cors: { origin: (_origin, callback) => callback(null, false) },
     });
     const withoutOrigin: Record<string, string> = {};
-    for (const headers of [withoutOrigin, { origin: 'https://chat.example.com' }]) {
+    const ownOrigin = { origin: new URL(refusing.url as string).origin };
+    for (const headers of [withoutOrigin, ownOrigin, { origin: 'https://chat.example.com' }]) {
       const refused = await fetch(`${refusing.url}/echo`, { method: 'OPTIONS', headers });
       expect(refused.status).toBe(404);
     }
+    const elsewhere = { origin: 'https://elsewhere.example.com' };
+    const foreign = await fetch(`${refusing.url}/echo`, { method: 'OPTIONS', headers: elsewhere });
+    expect(foreign.status).toBe(403);
+    expect((await errorBody(foreign)).code).toBe('WEFT_ORIGIN_NOT_ALLOWED');
     const failing = await serve([echo], {
+      allowedOrigins: ['https://chat.example.com'],
       cors: { origin: (_origin, callback) => callback(new Error('lookup failed')) },
     });
-    expect((await fetch(`${failing.url}/echo`, { method: 'OPTIONS' })).status).toBe(500);
+    for (const headers of [withoutOrigin, { origin: 'https://chat.example.com' }]) {
+      const failed = await fetch(`${failing.url}/echo`, { method: 'OPTIONS', headers });
+      expect(failed.status).toBe(500);
+    }
+    const unlisted = await fetch(`${failing.url}/echo`, { method: 'OPTIONS', headers: elsewhere });
+    expect(unlisted.status).toBe(403);
     expect(methods).toEqual(['HEAD']);
   });
 
