@@ -641,7 +641,8 @@ describe('a coordinator that loses the space', () => {
     await waitFor(() => released.length === 1);
     expect(released).toEqual(['room#1 abandoned']);
   });
-  it('ends cancelled, with no planning call, no step and no memory stored, a task whose space the coordinator grants already lost [claim:task-status-cancelled-before-run] [claim:sp-stored-never-ran] [claim:tut-never-ran-stores-none]', async () => {
+  it('ends cancelled, with no planning call, no step and no memory stored, a task whose space the coordinator grants already lost [claim:task-status-cancelled-before-run] [claim:sp-stored-never-ran] [claim:tut-never-ran-stores-none] [claim:obs-task-cancelled-before-run]', async () => {
+    const { logger, lines } = capturingLogger();
     let ticket = 0;
     const coordinator: SpaceCoordinator = {
       id: 'lost-before-run',
@@ -660,9 +661,15 @@ describe('a coordinator that loses the space', () => {
       plugins: [new TestPlugin('tools', { executors: [waits] })],
       responses: planner(['tools', 'wait']),
       coordinator,
+      options: { logger },
     });
     const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'm', space: 'room' });
     expect(task.status).toBe('cancelled');
+    expect(
+      lines.filter((line) => line.msg === 'task cancelled before it ran; nothing stored'),
+    ).toEqual([
+      expect.objectContaining({ level: 20, taskId: task.id, space: 'room', status: 'cancelled' }),
+    ]);
     expect(model.requests).toHaveLength(0);
     expect(waits.calls).toHaveLength(0);
     expect(task.recorded.trigger).toBe(false);
