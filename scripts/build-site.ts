@@ -29,8 +29,8 @@ export const RSPACK_CACHE_DIR = path.join('node_modules', '.cache', 'rspack');
  * starts a worker thread per core, and each worker loads the bundler (for its HTML minifier) and
  * compiles React's renderer again before its first page; at this site's size that costs more
  * than the second core gives back, while the main thread has all of it loaded already. One
- * thread, then, unless the caller's environment names a count (`npm run bench -- site` prints
- * the build's time both ways when run with each).
+ * thread, then, unless the caller's environment names a count: to compare, time a build with
+ * the variable at 2 beside one without it.
  */
 export const SSG_THREADS_VARIABLE = 'DOCUSAURUS_SSG_WORKER_THREAD_COUNT';
 
