@@ -243,6 +243,20 @@ describe('log lines in the observability guide', () => {
     expect(problems).toEqual([]);
   });
 
+  it('names every component the runtime gives a child logger in the prose above the table [claim:obs-task-fields]', () => {
+    const runtime = readFileSync(join(CORE_SOURCES, 'runtime', 'runtime.ts'), 'utf8');
+    const components = [...runtime.matchAll(/child\(\{ component: '([^']+)' \}\)/g)].map(
+      (match) => match[1] as string,
+    );
+    expect(components).toContain('pipeline');
+    const prose = /^Components log through child loggers.*$/m.exec(
+      readDoc('guides/observability.md'),
+    )?.[0];
+    expect(prose).toBeDefined();
+    const named = new Set(namesIn(prose ?? ''));
+    expect(components.filter((component) => !named.has(component))).toEqual([]);
+  });
+
   it('documents no line the core does not write [claim:obs-lines-table]', () => {
     const unknown = [...documented.keys()].filter(
       (row) => ![...logged.keys()].some((message) => matches(row, message)),
