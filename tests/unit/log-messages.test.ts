@@ -243,10 +243,124 @@ describe('log lines in the observability guide', () => {
     expect(problems).toEqual([]);
   });
 
+  it('names every component the runtime gives a child logger in the prose above the table [claim:obs-task-fields]', () => {
+    const runtime = readFileSync(join(CORE_SOURCES, 'runtime', 'runtime.ts'), 'utf8');
+    const components = [...runtime.matchAll(/child\(\{ component: '([^']+)' \}\)/g)].map(
+      (match) => match[1] as string,
+    );
+    expect(components).toContain('pipeline');
+    const prose = /^Components log through child loggers.*$/m.exec(
+      readDoc('guides/observability.md'),
+    )?.[0];
+    expect(prose).toBeDefined();
+    const named = new Set(namesIn(prose ?? ''));
+    expect(components.filter((component) => !named.has(component))).toEqual([]);
+  });
+
   it('documents no line the core does not write [claim:obs-lines-table]', () => {
     const unknown = [...documented.keys()].filter(
       (row) => ![...logged.keys()].some((message) => matches(row, message)),
     );
     expect(unknown).toEqual([]);
   });
+});
+
+/** The packages whose lines the page lists under a heading of their own, by package folder. */
+const PACKAGES: Record<string, string> = {
+  'plugin-chat': '@weft/plugin-chat',
+  'plugin-websocket': '@weft/plugin-websocket',
+  'plugin-mcp': '@weft/plugin-mcp',
+  'coordinator-postgres': '@weft/coordinator-postgres',
+};
+
+/**
+ * The fields of the calls that pass a variable rather than an object literal, by message: the
+ * MCP plugin's cut lines pass the server's name and a StreamCut (bounded-fetch.ts).
+ */
+const VARIABLE_FIELDS: Record<string, readonly string[]> = {
+  'MCP server answer cut': ['server', 'method', 'reason', 'limit'],
+  'MCP server stream cut; the SDK opens a new one': ['server', 'method', 'reason', 'limit'],
+};
+
+/**
+ * Every log call of a package, whatever holds the logger (`runtime.logger`, `options.logger`,
+ * `settings.logger()`, `log`), up to the `);` that ends its line, since a message may hold one.
+ * A template literal's message keeps its placeholders as `${`.
+ */
+function packageLogCalls(folder: string): { message: string; level: string; fields: string[] }[] {
+  const call =
+    /\b(?:logger|log)(?:\(\))?\s*\??\.(trace|debug|info|warn|error|fatal)\(([\s\S]*?)\);[ \t]*\n/g;
+  const directory = join(__dirname, '..', '..', 'packages', folder, 'src');
+  return sourceFiles(directory).flatMap((file) =>
+    [...readFileSync(file, 'utf8').matchAll(call)].map(([, level, args = '']) => {
+      const last = [...args.matchAll(/'([^']*)'|"([^"]*)"|`([^`]*)`/g)].at(-1);
+      if (last === undefined) throw new Error(`${file}: a logger call without a message`);
+      const message = last[1] ?? last[2] ?? (last[3] as string);
+      return {
+        message,
+        level: level as string,
+        fields: [...literalFields(args), ...(VARIABLE_FIELDS[message] ?? [])],
+      };
+    }),
+  );
+}
+
+/** Whether a row's message is the logged one, a template's placeholder written as `<name>`. */
+function matchesTemplate(documented: string, logged: string): boolean {
+  const pattern = logged
+    .split(/\$\{[^}]*\}/)
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('<[a-z]+>');
+  return new RegExp(`^${pattern}$`).test(documented);
+}
+
+/** The rows of the table under the page's `#### `name`` heading: message, then its cells. */
+function packageRows(name: string): Map<string, string[]> {
+  const page = readDoc('guides/observability.md');
+  const start = page.indexOf(`#### \`${name}\``);
+  if (start < 0) return new Map();
+  const rest = page.slice(start + 1);
+  const end = rest.search(/\n#{2,4} /);
+  return codeRows(end < 0 ? rest : rest.slice(0, end));
+}
+
+describe('log lines of the first-party packages in the observability guide', () => {
+  it('finds the log calls of the packages', () => {
+    expect(packageLogCalls('plugin-chat').map((call) => call.message)).toContain(
+      'chat: too many messages in flight; refused',
+    );
+  });
+
+  for (const [folder, name] of Object.entries(PACKAGES)) {
+    it(`lists every line ${name} writes, at its level and with its fields, and no other [claim:obs-package-lines-table]`, () => {
+      const calls = packageLogCalls(folder);
+      const rows = packageRows(name);
+      const problems: string[] = [];
+      for (const { message, level, fields } of calls) {
+        const row = [...rows].find(([documented]) => matchesTemplate(documented, message))?.[1];
+        if (row === undefined) {
+          problems.push(`missing: ${level}: ${message}`);
+          continue;
+        }
+        const [rowLevel = '', rowFields = ''] = row;
+        if (rowLevel !== level) problems.push(`"${message}": level ${rowLevel}, the code ${level}`);
+        const listed = new Set(namesIn(rowFields));
+        for (const field of fields) {
+          if (!listed.has(field)) problems.push(`"${message}": field ${field} is not listed`);
+        }
+      }
+      for (const [documented, [, rowFields = ''] = []] of rows) {
+        const own = calls.filter(({ message }) => matchesTemplate(documented, message));
+        if (own.length === 0) {
+          problems.push(`listed but never written: ${documented}`);
+          continue;
+        }
+        const written = new Set(own.flatMap(({ fields }) => fields));
+        for (const field of namesIn(rowFields)) {
+          if (!written.has(field)) problems.push(`"${documented}": lists ${field}, never written`);
+        }
+      }
+      expect(problems).toEqual([]);
+    });
+  }
 });

@@ -360,7 +360,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     }
   });
 
-  it("answers 400 for a task too large for PostgreSQL in the coordinator's words, and logs PostgreSQL's own text [claim:coord-readme-too-large-hidden] [claim:errors-coordinator-too-large-hidden]", async () => {
+  it("answers 400 for a task too large for PostgreSQL in the coordinator's words, and logs PostgreSQL's own text [claim:coord-readme-too-large-hidden] [claim:errors-coordinator-too-large-hidden] [claim:obs-coord-too-large]", async () => {
     const schema = db.newSchema();
     const warnings: { details: Record<string, unknown>; message: string }[] = [];
     const logger = {

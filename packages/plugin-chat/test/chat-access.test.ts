@@ -145,7 +145,7 @@ describe('ChatPlugin: who the sender is', () => {
     expect((await post(url, { room: 'room x' })).status).toBe(401);
   });
 
-  it('refuses with 401 WEFT_CHAT_UNAUTHORIZED an authenticate that answers anything but true, false or { user }, running no task [claim:errors-chat-unauthorized-answers]', async () => {
+  it('refuses with 401 WEFT_CHAT_UNAUTHORIZED an authenticate that answers anything but true, false or { user }, running no task [claim:errors-chat-unauthorized-answers] [claim:obs-chat-invalid-user]', async () => {
     let answer: unknown;
     const { url, model } = await boot({ authenticate: () => answer as never });
     for (answer of ['yes', null, { user: 42 }, { user: 'not a valid id' }, false]) {
@@ -365,7 +365,7 @@ describe('ChatPlugin: limits', () => {
     );
   });
 
-  it('refuses pipelined requests of one connection past maxInFlight with 429 WEFT_CHAT_TOO_MANY_TASKS, and takes the connection’s next once tasks end [claim:httpchat-per-connection] [claim:httpchat-row-429] [claim:prod-chat-caps] [claim:chat-429] [claim:errors-429] [claim:tsdoc-chat-per-user-cap] [claim:errors-429-cause]', async () => {
+  it('refuses pipelined requests of one connection past maxInFlight with 429 WEFT_CHAT_TOO_MANY_TASKS, and takes the connection’s next once tasks end [claim:httpchat-per-connection] [claim:httpchat-row-429] [claim:prod-chat-caps] [claim:chat-429] [claim:errors-429] [claim:tsdoc-chat-per-user-cap] [claim:errors-429-cause] [claim:obs-chat-in-flight]', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const { url, logs } = await boot({ trustClientUser: true, maxInFlight: 2 }, async () => {

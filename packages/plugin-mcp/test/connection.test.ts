@@ -193,7 +193,7 @@ describe('TSDoc of boundedFetch', () => {
     expect(onCut).not.toHaveBeenCalled();
   });
 
-  it('cuts a silent background stream after streamIdleMs, and an old one after streamLifetimeMs [claim:mcpdoc-http-flood] [claim:prod-mcp-size-time] [claim:mcp-http-stream-bound] [claim:tsdoc-mcp-bounded-fetch-get]', async () => {
+  it('cuts a silent background stream after streamIdleMs, and an old one after streamLifetimeMs [claim:mcpdoc-http-flood] [claim:prod-mcp-size-time] [claim:mcp-http-stream-bound] [claim:tsdoc-mcp-bounded-fetch-get] [claim:obs-mcp-stream-cut]', async () => {
     let writes: NodeJS.Timeout | undefined;
     const url = await serve((request, response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });

@@ -38,7 +38,7 @@ async function expectEchoStillStanding(running: TestAgent, message: string): Pro
 }
 
 describe('McpPlugin against a server whose background stream is one endless event', () => {
-  it('cuts the stream at the event limit with a log line, opens it again, keeps memory bounded and calls working [claim:mcpdoc-http-flood] [claim:prod-mcp-size-time] [claim:mcp-http-stream-bound] [claim:mcp-http-flood] [claim:mcp-http-agent-up] [claim:tsdoc-mcp-bounded-fetch-get]', async () => {
+  it('cuts the stream at the event limit with a log line, opens it again, keeps memory bounded and calls working [claim:mcpdoc-http-flood] [claim:prod-mcp-size-time] [claim:mcp-http-stream-bound] [claim:mcp-http-flood] [claim:mcp-http-agent-up] [claim:tsdoc-mcp-bounded-fetch-get] [claim:obs-mcp-answer-cut]', async () => {
     server = await startFloodingServer();
     agent = await startAgent(
       await McpPlugin.connect({

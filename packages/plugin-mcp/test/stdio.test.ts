@@ -304,7 +304,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     expect(review).not.toContain('ignore all previous instructions');
   });
 
-  it("keeps 500 characters of a tool's error text in the step's data and 2000 in the log line [claim:mcpdoc-tool-error] [claim:mcp-tool-error] [claim:errors-mcp-tool-error-log] [claim:mcpdoc-outside-code] [claim:prod-mcp-untrusted]", async () => {
+  it("keeps 500 characters of a tool's error text in the step's data and 2000 in the log line, which has the task's fields [claim:obs-mcp-logger] [claim:mcpdoc-tool-error] [claim:mcp-tool-error] [claim:errors-mcp-tool-error-log] [claim:mcpdoc-outside-code] [claim:prod-mcp-untrusted]", async () => {
     agent = await startAgent(await connect(['fail_long']), [plan('fail_long')]);
     const task = await agent.run('fail at length');
     const { excerpt } = task.chain[1]?.data as { excerpt: string };
@@ -312,6 +312,14 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     expect(excerpt).not.toContain(LONG_ERROR_TEXT.slice(0, 501));
     const logged = agent.logs.find((line) => line.msg === 'MCP tool reported an error')?.toolError;
     expect(logged).toBe(`${LONG_ERROR_TEXT.slice(0, 2000)}… (2500 characters)`);
+    // The step writes it through its context.logger: the task's fields come with it.
+    expect(agent.logs.find((line) => line.msg === 'MCP tool reported an error')).toMatchObject({
+      component: 'pipeline',
+      taskId: task.id,
+      space: 'mcp-tests',
+      pluginId: 'mcp',
+      action: 'fixture.fail_long',
+    });
   });
 
   it('refuses a 10 MiB result with a step error, reads no more than the limit, and reconnects [claim:mcpdoc-too-large] [claim:errors-mcp-too-large-connection] [claim:prod-mcp-stdio-size] [claim:mcp-max-result] [claim:mcp-too-large] [claim:mcp-stdio-message-bound] [claim:wp-plugin-mcp] [claim:mcpdoc-too-large-code]', async () => {
@@ -404,7 +412,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     expect(pidOf(far.chain[2]?.data)).not.toBe(pidOf(near.chain[1]?.data));
   });
 
-  it('fails calls while the server is down, then reconnects to a new process [claim:mcpdoc-reconnect-backoff] [claim:mcpdoc-reconnect] [claim:mcp-reconnect-delay] [claim:mcp-no-arguments] [claim:mcp-reconnect] [claim:tsdoc-mcp-connection-reconnected] [claim:errors-mcp-unavailable-during-call] [claim:mcpdoc-unavailable-at-once]', async () => {
+  it('fails calls while the server is down, then reconnects to a new process, logging with the plugin id [claim:obs-mcp-logger] [claim:mcpdoc-reconnect-backoff] [claim:mcpdoc-reconnect] [claim:mcp-reconnect-delay] [claim:mcp-no-arguments] [claim:mcp-reconnect] [claim:tsdoc-mcp-connection-reconnected] [claim:errors-mcp-unavailable-during-call] [claim:mcpdoc-unavailable-at-once]', async () => {
     agent = await startAgent(
       await connect(['pid', 'crash'], { reconnectDelayMs: 50, callTimeoutMs: 20_000 }),
       [plan('pid', 'crash'), plan('pid')],
@@ -423,6 +431,10 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     expect(second.chain[1]?.type).toBe('result');
     expect(pidOf(second.chain[1]?.data)).not.toBe(pidOf(first.chain[1]?.data));
     expect(agent.logs.some((line) => line.msg === 'MCP server reconnected')).toBe(true);
+    // The plugin's own lines go through the runtime's logger, with the plugin's id.
+    const reconnected = agent.logs.find((line) => line.msg === 'MCP server reconnected');
+    expect(reconnected).toMatchObject({ plugin: 'mcp', server: 'fixture' });
+    expect(reconnected).not.toHaveProperty('component');
   });
 
   it('fails a call during an outage within callTimeoutMs rather than waiting for the server [claim:mcpdoc-reconnect] [claim:mcp-unavailable] [claim:mcp-readme-calls-during-outage]', async () => {

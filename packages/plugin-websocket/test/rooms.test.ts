@@ -222,7 +222,7 @@ describe('WebSocketPlugin: one user’s messages in flight', () => {
 });
 
 describe('WebSocketPlugin: one user’s connections', () => {
-  it('refuses a user past maxConnectionsPerUser with 503 while other users still connect, and takes them again once one closes [claim:ws-doc-connections-per-user] [claim:wsreadme-order] [claim:wsreadme-connections-per-user] [claim:errors-503-ws-per-user]', async () => {
+  it('refuses a user past maxConnectionsPerUser with 503 while other users still connect, and takes them again once one closes [claim:ws-doc-connections-per-user] [claim:wsreadme-order] [claim:wsreadme-connections-per-user] [claim:errors-503-ws-per-user] [claim:obs-ws-per-user-line]', async () => {
     booted = await boot({ authenticate: byToken, maxConnectionsPerUser: 2, maxConnections: 10 });
     const first = await open(`${booted.url}?token=t-eve`);
     await open(`${booted.url}?token=t-eve`);
@@ -230,6 +230,13 @@ describe('WebSocketPlugin: one user’s connections', () => {
     expect(refused.status).toBe(503);
     expect(refused.body.error).toMatchObject({ code: 'WEFT_WS_TOO_MANY_CONNECTIONS' });
     expect(String(refused.body.error.message)).toContain('of this user (at most 2)');
+    expect(
+      booted.logs.find(
+        (line) =>
+          line.msg ===
+          'websocket: upgrade refused: the user holds maxConnectionsPerUser connections',
+      ),
+    ).toMatchObject({ level: 30, limit: 2 });
     const ada = await open(`${booted.url}?token=t-ada`);
     expect(await say(ada, '1', 'room-x', 'ada', 'hello')).toMatchObject({ type: 'reply' });
     const closed = new Promise<void>((resolve) => first.socket.once('close', () => resolve()));

@@ -925,7 +925,7 @@ describe('WebSocketPlugin deadlines and limits', () => {
     expect(logged).toMatchObject({ taskId });
   });
 
-  it('drops a client that stops reading once its backlog passes maxBufferedBytes [claim:wsdoc-backpressure] [claim:wsreadme-buffered] [claim:wp-websocket]', async () => {
+  it('drops a client that stops reading once its backlog passes maxBufferedBytes [claim:wsdoc-backpressure] [claim:wsreadme-buffered] [claim:wp-websocket] [claim:obs-ws-not-reading]', async () => {
     const big = 'y'.repeat(1_000_000);
     booted = await boot(
       { maxBufferedBytes: 256 * 1024, maxInFlight: 16, maxInFlightPerUser: 16 },

@@ -641,8 +641,7 @@ describe('a coordinator that loses the space', () => {
     await waitFor(() => released.length === 1);
     expect(released).toEqual(['room#1 abandoned']);
   });
-  it('ends cancelled, with no planning call, no step and no memory stored, a task whose space the coordinator grants already lost [claim:task-status-cancelled-before-run] [claim:sp-stored-never-ran] [claim:tut-never-ran-stores-none] [claim:obs-task-cancelled-before-run]', async () => {
-    const { logger, lines } = capturingLogger();
+  it('ends cancelled, with no planning call, no step and no memory stored, a task whose space the coordinator grants already lost [claim:task-status-cancelled-before-run] [claim:sp-stored-never-ran] [claim:tut-never-ran-stores-none]', async () => {
     let ticket = 0;
     const coordinator: SpaceCoordinator = {
       id: 'lost-before-run',
@@ -661,21 +660,58 @@ describe('a coordinator that loses the space', () => {
       plugins: [new TestPlugin('tools', { executors: [waits] })],
       responses: planner(['tools', 'wait']),
       coordinator,
-      options: { logger },
     });
     const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'm', space: 'room' });
     expect(task.status).toBe('cancelled');
-    expect(
-      lines.filter((line) => line.msg === 'task cancelled before it ran; nothing stored'),
-    ).toEqual([
-      expect.objectContaining({ level: 20, taskId: task.id, space: 'room', status: 'cancelled' }),
-    ]);
     expect(model.requests).toHaveLength(0);
     expect(waits.calls).toHaveLength(0);
     expect(task.recorded.trigger).toBe(false);
     // Another instance may run it: the space's history must not say it was cancelled.
     expect(task.recorded.chain).toBe(false);
     expect(await memory.query({ space: 'room' })).toEqual([]);
+  });
+
+  it('logs a task cancelled before it began at debug, and counts it cancelled but not unrecorded [claim:obs-cancelled-before-run] [claim:obs-snapshot-fields]', async () => {
+    let ticket = 0;
+    const coordinator: SpaceCoordinator = {
+      id: 'lost-before-run',
+      init: async () => undefined,
+      shutdown: async () => undefined,
+      admit: async (_arrival: TaskArrival) => (ticket += 1),
+      acquire: async (): Promise<SpaceGrant> => ({
+        ticket,
+        signal: AbortSignal.abort(new Error('connection lost')),
+      }),
+      release: async () => undefined,
+    };
+    const { logger, lines } = capturingLogger();
+    const ended: string[] = [];
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('tools', { executors: [recordingExecutor('wait')] })],
+      responses: planner(['tools', 'wait']),
+      coordinator,
+      options: {
+        logger,
+        analytics: { trackers: [{ onTaskEnd: (task) => ended.push(task.status) }] },
+      },
+    });
+    const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'm', space: 'room' });
+    expect(task.status).toBe('cancelled');
+    const line = lines.find(
+      (entry) => entry.msg === 'task cancelled before it ran; nothing stored',
+    );
+    expect(line).toMatchObject({
+      level: 20,
+      component: 'pipeline',
+      taskId: task.id,
+      space: 'room',
+      status: 'cancelled',
+    });
+    // It stored nothing by design, which is not a memory store failing: not unrecorded.
+    const { tasks } = runtime.analytics.snapshot();
+    expect(tasks).toMatchObject({ started: 1, cancelled: 1, unrecorded: 0 });
+    // Trackers still see it end.
+    expect(ended).toEqual(['cancelled']);
   });
 });
 

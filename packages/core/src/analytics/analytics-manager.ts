@@ -54,7 +54,8 @@ export interface AnalyticsData {
   since: Date;
   /**
    * Task counts by outcome, and `unrecorded`: finished tasks whose trigger or chain memory the
-   * memory provider did not store (see {@link AgentTask.recorded}).
+   * memory provider did not store (see {@link AgentTask.recorded}); a task cancelled before it
+   * began, which stores nothing by design, is not among them.
    */
   tasks: {
     started: number;
@@ -146,11 +147,28 @@ export class AnalyticsManager implements AnalyticsTracker {
 
   /** @inheritDoc AnalyticsTracker.onTaskEnd */
   onTaskEnd(task: AgentTask, durationMs: number): void {
+    this.endTask(task, durationMs, true);
+  }
+
+  /**
+   * Ends a task that never ran here: its space was lost before it began, so it stored no memory
+   * by design (another instance may run it). It counts by its status and reaches the trackers'
+   * `onTaskEnd`, but not `unrecorded`, which tells of a memory store that failed or was late.
+   *
+   * @param task - The task, `cancelled`.
+   * @param durationMs - Wall-clock time since the runner took it.
+   * @internal
+   */
+  onTaskEndWithoutRun(task: AgentTask, durationMs: number): void {
+    this.endTask(task, durationMs, false);
+  }
+
+  private endTask(task: AgentTask, durationMs: number, ran: boolean): void {
     if (!this.enabled) return;
     if (task.status === 'completed') this.data.tasks.completed += 1;
     else if (task.status === 'cancelled') this.data.tasks.cancelled += 1;
     else this.data.tasks.failed += 1;
-    if (!task.recorded.trigger || !task.recorded.chain) this.data.tasks.unrecorded += 1;
+    if (ran && (!task.recorded.trigger || !task.recorded.chain)) this.data.tasks.unrecorded += 1;
     this.forward('onTaskEnd', (tracker) => tracker.onTaskEnd?.(task, durationMs));
   }
 

@@ -177,7 +177,7 @@ export class TaskRunner {
     }
     task.status = statusOf(task, signal.aborted && timedOut === undefined);
     if (!ranHere) {
-      analytics.onTaskEnd(task, performance.now() - started);
+      analytics.onTaskEndWithoutRun(task, performance.now() - started);
       logger.debug({ status: task.status }, 'task cancelled before it ran; nothing stored');
       return task;
     }
