@@ -57,7 +57,7 @@ describe('SqliteMemoryProvider.query', () => {
     expect(await spacesOf(memory, { space: 'nope' })).toEqual([]);
   });
 
-  it('filters by space prefix, case-sensitively [claim:sp-prefix-plain] [claim:mpo-query-prefix] [claim:mpo-query-case] [claim:sqlite-space-filters] [claim:sp-case-sensitive]', async () => {
+  it('filters by space prefix, case-sensitively [claim:sp-prefix-plain] [claim:mpo-query-prefix] [claim:mpo-query-case] [claim:sqlite-space-filters] [claim:sp-case-sensitive] [claim:wp-prefix-plain]', async () => {
     const memory = await db.open();
     await seedSpaces(memory, [
       'chat-room-42',

@@ -641,7 +641,7 @@ describe('a coordinator that loses the space', () => {
     await waitFor(() => released.length === 1);
     expect(released).toEqual(['room#1 abandoned']);
   });
-  it('ends cancelled, with no planning call, no step and no memory stored, a task whose space the coordinator grants already lost [claim:task-status-cancelled-before-run] [claim:sp-stored-never-ran] [claim:tut-never-ran-stores-none]', async () => {
+  it('ends cancelled, with no planning call, no step and no memory stored, a task whose space the coordinator grants already lost [claim:task-status-cancelled-before-run] [claim:sp-stored-never-ran] [claim:tut-never-ran-stores-none] [claim:wp-never-ran-none]', async () => {
     let ticket = 0;
     const coordinator: SpaceCoordinator = {
       id: 'lost-before-run',

@@ -44,7 +44,7 @@ describe('task memories', () => {
 });
 
 describe('a task a stop drops from the queue', () => {
-  it('stores no memory, while the task that was running stores both [claim:sp-stored] [claim:sp-stored-never-ran] [claim:tut-two-memories] [claim:tut-never-ran-stores-none]', async () => {
+  it('stores no memory, while the task that was running stores both [claim:sp-stored] [claim:sp-stored-never-ran] [claim:tut-two-memories] [claim:tut-never-ran-stores-none] [claim:wp-never-ran-none]', async () => {
     const memory = new InMemoryMemoryProvider();
     // The running task's step waits for its cancellation, so the second task stays queued.
     const waits = recordingExecutor(
