@@ -142,6 +142,7 @@ describe('the generated compose.yaml (model ollama)', () => {
         volumes?: string[];
         depends_on?: Record<string, { condition: string }>;
         healthcheck?: { test: string[] };
+        stop_grace_period?: string;
       }
     >;
     volumes: Record<string, unknown>;
@@ -173,6 +174,14 @@ describe('the generated compose.yaml (model ollama)', () => {
     const configured = createModel(environment);
     expect(configured.baseUrl).toBe(environment.OLLAMA_BASE_URL);
     expect(configured.model).toBe(createModel({}).model);
+  });
+
+  it("gives the agent the stop_grace_period the README names, longer than the 30 s drain, so that Compose's 10 s default does not cut it short", async () => {
+    const { services } = await compose();
+    const readme = await projectFile('README.md');
+    const [, named] = /`stop_grace_period: (\d+)s`/.exec(readme) ?? [];
+    expect(Number(named)).toBeGreaterThan(30);
+    expect(services.agent?.stop_grace_period).toBe(`${named}s`);
   });
 
   it('starts the agent once Ollama answers, and keeps memories and models in volumes', async () => {
