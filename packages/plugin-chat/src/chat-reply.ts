@@ -14,14 +14,14 @@ import { errorLogFields, jsonOf, NO_JSON_FORM, randomId } from '@weft/core/inter
  * The Liquid template of the `reply` step, registered by a chat plugin under the name `reply`.
  * It is rendered with `room`, `user`, `history` (the earlier tasks of the task's space and its
  * related spaces, newest first, as the planning prompt lists them: each message and the reply
- * given, cut to the runtime's `memory.relatedLimit` entries and `memory.relatedChars`
+ * given, cut to the runtime's `options.relatedMemories` entries and `options.relatedMemoryChars`
  * characters), `message` and `chain` (what earlier steps did, one line each).
  * @claim tsdoc-chat-reply-history
  */
 export const CHAT_REPLY_TEMPLATE = `You are a helpful assistant taking part in the chat room "{{ room }}". Write the reply to the latest message of user "{{ user }}".
 
 ## The conversation so far
-The earlier messages and the replies given, newest first:
+The earlier messages and the replies given, the most recent at the top:
 {{ history }}
 
 ## The message
@@ -46,7 +46,6 @@ const CHAT_REPLY_MARK = Symbol.for('weft.plugin-chat.reply-executor');
  * the text model for the answer. When the memory store cannot be read, the reply is still
  * written: the history is {@link CHAT_HISTORY_UNAVAILABLE} and a warning with an `errorId` is
  * logged. Its result's `data.text` is what `findReply` reads back.
- * @claim tsdoc-chat-reply-history-unavailable
  *
  * @returns An executor with the action `reply`.
  *
@@ -62,12 +61,13 @@ const CHAT_REPLY_MARK = Symbol.for('weft.plugin-chat.reply-executor');
  *   override readonly executors: readonly Executor[] = [chatReplyExecutor()];
  * }
  * ```
+ * @claim tsdoc-chat-reply-history-unavailable
  */
 export function chatReplyExecutor(): Executor {
   const executor: Executor = {
     action: 'reply',
     description:
-      "Writes the agent's answer to the user's chat message with the text model, taking into account what earlier steps found. Its text is what the user receives, so use it as the last step of every chat task.",
+      "Writes the agent's answer to the user's chat message with the text model, taking into account the conversation so far and what earlier steps found. Its text is what the user receives, so use it as the last step of every chat task.",
     execute: async (task: AgentTask, context: ExecutionContext): Promise<PluginResult> => {
       const data = (task.trigger.data ?? {}) as { room?: unknown; user?: unknown };
       const history = await readHistory(task, context);

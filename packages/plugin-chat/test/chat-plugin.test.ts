@@ -319,6 +319,7 @@ describe('ChatPlugin', () => {
     expect(replyPrompt).toContain('chat room "42"');
     expect(replyPrompt).toContain('user "ada"');
     expect(replyPrompt).toContain('Hi there');
+    expect(replyPrompt).toContain('## The conversation so far\n');
     expect(replyPrompt).toContain('the message arrived (chat/message)');
 
     const memories = await memory.query({ taskId: json.taskId as string, order: 'asc' });
