@@ -181,7 +181,9 @@ describe('the chat route with a PostgreSQL coordinator', () => {
     );
     const repliedElsewhere: string[] = [];
     await startInstance(schema, async (_signal, prompt) => {
-      const message = /first message|second message/.exec(prompt)?.[0] ?? prompt;
+      // The reply prompt also holds the conversation so far: read the message it answers.
+      const own = /## The message\n([\s\S]*?)\n\n## /.exec(prompt)?.[1] ?? prompt;
+      const message = /first message|second message/.exec(own)?.[0] ?? prompt;
       repliedElsewhere.push(message);
       return `answered: ${message}`;
     });

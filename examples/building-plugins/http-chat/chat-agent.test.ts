@@ -171,8 +171,10 @@ describe('docs/building-plugins/http-chat.md', () => {
     // behind it (a space's tasks run one at a time), then takes 200 ms of its own: queued
     // and running together it outlasts the 300 ms deadline, which it would not survive if
     // the deadline counted its time in the queue.
+    // The second reply's prompt holds the first message among the conversation so far: the
+    // reply it answers is the one under "## The message".
     const model = scriptedModel((prompt) =>
-      prompt.includes('first')
+      prompt.includes('## The message\nfirst\n')
         ? new Promise<string>(() => undefined)
         : new Promise<string>((resolve) =>
             setTimeout(() => resolve('Here now.'), 200),

@@ -12,6 +12,7 @@ export { hostChecker, hostnameOf, type AllowedHosts } from './server/allowed-hos
 export { normaliseOrigin, type AllowedOrigins } from './server/allowed-origins.js';
 export { unstorableText } from './memory/memory-input.js';
 export { jsonOf, NO_JSON_FORM } from './util/json-text.js';
+export { errorLogFields, type ErrorLogFields } from './util/logger.js';
 export {
   postgresConnectionStringProblem,
   postgresServerAddress,
@@ -19,4 +20,5 @@ export {
   type PostgresDefaults,
   type PostgresServerAddress,
 } from './util/postgres-address.js';
+export { randomId } from './util/random-id.js';
 export { MAX_TIMER_MS, TIMER_LIMIT_RULE } from './util/timer-limit.js';

@@ -7,14 +7,22 @@
 import type { AgentTask, Context, ExecutionContext, Executor, PluginResult } from '@weft/core';
 // Data with no JSON form is named as the core's review prompt names it: it stays in the task,
 // and must not make the reply step fail.
-import { jsonOf, NO_JSON_FORM } from '@weft/core/internal';
+// The history is read, and a failed read logged, as the core reads it for the planning prompt.
+import { errorLogFields, jsonOf, NO_JSON_FORM, randomId } from '@weft/core/internal';
 
 /**
  * The Liquid template of the `reply` step, registered by a chat plugin under the name `reply`.
- * It is rendered with `room`, `user`, `message` and `chain` (what earlier steps did, one line
- * each).
+ * It is rendered with `room`, `user`, `history` (the earlier tasks of the task's space and its
+ * related spaces, newest first, as the planning prompt lists them: each message and the reply
+ * given, cut to the runtime's `options.relatedMemories` entries and `options.relatedMemoryChars`
+ * characters), `message` and `chain` (what earlier steps did, one line each).
+ * @claim tsdoc-chat-reply-history
  */
 export const CHAT_REPLY_TEMPLATE = `You are a helpful assistant taking part in the chat room "{{ room }}". Write the reply to the latest message of user "{{ user }}".
+
+## The conversation so far
+The earlier messages and the replies given, the most recent at the top:
+{{ history }}
 
 ## The message
 {{ message }}
@@ -33,8 +41,11 @@ const CHAT_REPLY_MARK = Symbol.for('weft.plugin-chat.reply-executor');
 
 /**
  * The `reply` executor of a chat plugin: renders the plugin's `reply` template (register
- * {@link CHAT_REPLY_TEMPLATE} under that name) with the task's room, user and message and asks
- * the text model for the answer. Its result's `data.text` is what `findReply` reads back.
+ * {@link CHAT_REPLY_TEMPLATE} under that name) with the task's room, user and message and the
+ * conversation so far (`context.memory.describeRelated`, as the planning prompt has it), and asks
+ * the text model for the answer. When the memory store cannot be read, the reply is still
+ * written: the history is {@link CHAT_HISTORY_UNAVAILABLE} and a warning with an `errorId` is
+ * logged. Its result's `data.text` is what `findReply` reads back.
  *
  * @returns An executor with the action `reply`.
  *
@@ -50,17 +61,20 @@ const CHAT_REPLY_MARK = Symbol.for('weft.plugin-chat.reply-executor');
  *   override readonly executors: readonly Executor[] = [chatReplyExecutor()];
  * }
  * ```
+ * @claim tsdoc-chat-reply-history-unavailable
  */
 export function chatReplyExecutor(): Executor {
   const executor: Executor = {
     action: 'reply',
     description:
-      "Writes the agent's answer to the user's chat message with the text model, taking into account what earlier steps found. Its text is what the user receives, so use it as the last step of every chat task.",
+      "Writes the agent's answer to the user's chat message with the text model, taking into account the conversation so far and what earlier steps found. Its text is what the user receives, so use it as the last step of every chat task.",
     execute: async (task: AgentTask, context: ExecutionContext): Promise<PluginResult> => {
       const data = (task.trigger.data ?? {}) as { room?: unknown; user?: unknown };
+      const history = await readHistory(task, context);
       const prompt = await context.render('reply', {
         room: typeof data.room === 'string' ? data.room : 'unknown',
         user: typeof data.user === 'string' ? data.user : 'unknown',
+        history,
         message: task.trigger.message ?? '',
         chain: context.chain.map(describeItem),
       });
@@ -117,6 +131,32 @@ export function lastTaskError(task: AgentTask): string | undefined {
       return `${item.pluginId}/${item.action}: ${item.error ?? 'unknown error'}`;
   }
   return undefined;
+}
+
+/**
+ * What the reply prompt shows as the conversation so far when the memory store could not be
+ * read, so the model does not take the missing history for a new conversation.
+ */
+export const CHAT_HISTORY_UNAVAILABLE =
+  'Unavailable: the earlier messages could not be read from the memory store.';
+
+/**
+ * The earlier tasks of the task's space, rendered as the planning prompt renders them; a store
+ * that cannot be read gives {@link CHAT_HISTORY_UNAVAILABLE} and a warning, unless the task was
+ * aborted, which ends the step.
+ */
+async function readHistory(task: AgentTask, context: ExecutionContext): Promise<string> {
+  try {
+    return (await context.memory.describeRelated(task.space, task.id)).text;
+  } catch (error) {
+    if (context.signal.aborted) throw error;
+    const errorId = randomId();
+    context.logger.warn(
+      { errorId, ...errorLogFields(error) },
+      'could not read the conversation so far; writing the reply without it',
+    );
+    return CHAT_HISTORY_UNAVAILABLE;
+  }
 }
 
 function describeItem(item: Context): string {

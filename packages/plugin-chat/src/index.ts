@@ -26,6 +26,7 @@ export {
   type RoomHistory,
 } from './chat-access.js';
 export {
+  CHAT_HISTORY_UNAVAILABLE,
   CHAT_REPLY_TEMPLATE,
   chatReplyExecutor,
   chatReplyPluginIds,

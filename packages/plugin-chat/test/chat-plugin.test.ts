@@ -10,6 +10,7 @@ import {
   WeftError,
   type AgentTask,
   type Context,
+  type ExecutionContext,
   type Executor,
   type Memory,
 } from '@weft/core';
@@ -19,6 +20,7 @@ import {
   type ScriptedResponse,
 } from '@weft/testing';
 import {
+  CHAT_HISTORY_UNAVAILABLE,
   CHAT_REPLY_TEMPLATE,
   ChatPlugin,
   chatReplyExecutor,
@@ -317,6 +319,7 @@ describe('ChatPlugin', () => {
     expect(replyPrompt).toContain('chat room "42"');
     expect(replyPrompt).toContain('user "ada"');
     expect(replyPrompt).toContain('Hi there');
+    expect(replyPrompt).toContain('## The conversation so far\n');
     expect(replyPrompt).toContain('the message arrived (chat/message)');
 
     const memories = await memory.query({ taskId: json.taskId as string, order: 'asc' });
@@ -326,18 +329,119 @@ describe('ChatPlugin', () => {
     ]);
   });
 
-  it('shows the sender’s earlier message to planning only, not to the reply step [claim:httpchat-reply-no-history] [claim:chat-reply-no-history]', async () => {
-    const { runtime, model } = await boot([PLAN, 'Hello Ada.', PLAN, 'I do not know.']);
+  it('shows the sender’s earlier message and its reply to the reply step, before the latest message [claim:httpchat-reply-history] [claim:chat-reply-history] [claim:tsdoc-chat-reply-history]', async () => {
+    const { runtime, model } = await boot([PLAN, 'Hello Ada.', PLAN, 'Your name is Ada.']);
     for (const message of ['My name is Ada.', 'What is my name?']) {
       expect((await post(runtime, { room: '42', user: 'ada', message })).status).toBe(200);
     }
     // Requests 0 and 1 are the first message's plan and reply; 2 and 3 the second's.
     const secondPlan = model.requests[2]?.at(-1)?.content ?? '';
-    const secondReply = (model.requests[3] ?? []).map((entry) => entry.content).join('\n');
+    const secondReply = model.requests[3]?.at(-1)?.content ?? '';
     expect(secondPlan).toContain('My name is Ada.');
-    expect(secondReply).toContain('What is my name?');
-    expect(secondReply).not.toContain('My name is Ada.');
-    expect(secondReply).not.toContain('Hello Ada.');
+    // The reply step sees what planning saw: the earlier message and the reply given to it.
+    const history = /## The conversation so far\n([\s\S]*?)\n\n## The message\n/.exec(
+      secondReply,
+    )?.[1];
+    expect(history).toContain('My name is Ada.');
+    expect(history).toContain('Hello Ada.');
+    expect(history).not.toContain('What is my name?');
+    expect(secondReply).toMatch(/## The message\nWhat is my name\?\n/);
+    // The first message had no history: the section says so rather than vanishing.
+    const firstReply = model.requests[1]?.at(-1)?.content ?? '';
+    expect(firstReply).toMatch(/## The conversation so far\n.*\nNone\.\n\n## The message\nMy name/);
+  });
+
+  it('writes the reply when the store cannot be read, saying the earlier messages are missing and logging an errorId [claim:httpchat-reply-history-unavailable] [claim:chat-reply-history-unavailable] [claim:tsdoc-chat-reply-history-unavailable]', async () => {
+    class UnreadableStore extends InMemoryMemoryProvider {
+      override async query(): Promise<Memory[]> {
+        throw new Error('ECONNRESET: the database went away');
+      }
+    }
+    const { runtime, model, logs } = await boot(
+      [PLAN, 'Hello anyway.'],
+      new ChatPlugin({ trustClientUser: true }),
+      new UnreadableStore(),
+    );
+    const { status, json } = await post(runtime, { room: '42', user: 'ada', message: 'Hi' });
+    expect(status).toBe(200);
+    expect(json).toMatchObject({ status: 'completed', reply: 'Hello anyway.' });
+    const replyPrompt = model.requests[1]?.at(-1)?.content ?? '';
+    expect(replyPrompt).toContain(`## The conversation so far\n`);
+    expect(replyPrompt).toContain(CHAT_HISTORY_UNAVAILABLE);
+    expect(replyPrompt).not.toContain('ECONNRESET');
+    const warning = logs.find(
+      (line) => line.msg === 'could not read the conversation so far; writing the reply without it',
+    );
+    expect(warning).toMatchObject({
+      level: 40,
+      taskId: json.taskId,
+      errorId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      error: expect.stringContaining('ECONNRESET'),
+    });
+  });
+
+  it('ends the reply step when the task is aborted while the history is read', async () => {
+    const controller = new AbortController();
+    const failure = new Error('aborted while reading');
+    const context = {
+      chain: [],
+      signal: controller.signal,
+      memory: {
+        describeRelated: async () => {
+          controller.abort();
+          throw failure;
+        },
+      },
+      logger: { warn: () => undefined },
+      render: async () => 'prompt',
+      models: { generateText: async () => 'never asked' },
+    } as unknown as ExecutionContext;
+    const task = {
+      id: 't1',
+      space: chatSpace('42', 'ada'),
+      trigger: { message: 'Hi', data: { room: '42', user: 'ada' } },
+      chain: [],
+    } as unknown as AgentTask;
+    await expect(chatReplyExecutor().execute(task, context)).rejects.toBe(failure);
+  });
+
+  it('never shows one user’s messages to the reply to another user in the same room [claim:httpchat-reply-history-private] [claim:chat-reply-history-private]', async () => {
+    const { runtime, model } = await boot([
+      PLAN,
+      'Hello Ada.',
+      PLAN,
+      'Hello Bob.',
+      PLAN,
+      'Your name is Bob.',
+    ]);
+    await post(runtime, { room: '42', user: 'ada', message: 'My name is Ada.' });
+    await post(runtime, { room: '42', user: 'bob', message: 'My name is Bob.' });
+    await post(runtime, { room: '42', user: 'bob', message: 'What is my name?' });
+    const bobFirstReply = model.requests[3]?.at(-1)?.content ?? '';
+    expect(bobFirstReply).not.toContain('Ada');
+    const bobSecondReply = model.requests[5]?.at(-1)?.content ?? '';
+    expect(bobSecondReply).toContain('My name is Bob.');
+    expect(bobSecondReply).toContain('Hello Bob.');
+    expect(bobSecondReply).not.toContain('Ada');
+  });
+
+  it('shows the whole room’s conversation to the reply step with roomHistory shared [claim:httpchat-reply-history-shared] [claim:chat-reply-history-shared]', async () => {
+    const { runtime, model } = await boot(
+      [PLAN, 'Hello Ada.', PLAN, 'Ada spoke first.', PLAN, 'Nobody yet.'],
+      new ChatPlugin({ trustClientUser: true, roomHistory: 'shared', authorizeRoom: () => true }),
+    );
+    await post(runtime, { room: 'lobby', user: 'ada', message: 'My name is Ada.' });
+    await post(runtime, { room: 'lobby', user: 'bob', message: 'Who spoke before me?' });
+    const bobReply = model.requests[3]?.at(-1)?.content ?? '';
+    expect(bobReply).toMatch(
+      /space chat-room-lobby-user-ada, trigger chat\/message: My name is Ada\./,
+    );
+    expect(bobReply).toContain('Hello Ada.');
+    // Another room's conversation stays out even when shared.
+    await post(runtime, { room: 'other', user: 'bob', message: 'Anyone here?' });
+    const otherRoomReply = model.requests[5]?.at(-1)?.content ?? '';
+    expect(otherRoomReply).toContain('Anyone here?');
+    expect(otherRoomReply).not.toContain('Ada');
   });
 
   it('answers only once the task has ended, even when that is after the server’s requestTimeout [claim:trouble-client-waits-task]', async () => {

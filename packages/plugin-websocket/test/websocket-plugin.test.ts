@@ -69,6 +69,30 @@ describe('WebSocketPlugin conversation', () => {
     );
   });
 
+  it('writes the reply knowing the conversation so far: the earlier message and its reply are in the reply prompt [claim:wsreadme-executor-history]', async () => {
+    const replyPrompts: string[] = [];
+    booted = await boot({}, (messages, request) => {
+      if (request.purpose !== 'plan' && request.purpose !== 'review') {
+        replyPrompts.push(messages.map((entry) => entry.content).join('\n'));
+      }
+      return echoModel(messages, request);
+    });
+    const client = await open(booted.url);
+    for (const [id, text] of [
+      ['1', 'My name is Ada.'],
+      ['2', 'What is my name?'],
+    ] as const) {
+      client.send(message(id, text));
+      expect(await client.next()).toMatchObject({ type: 'accepted', id });
+      expect(await client.next()).toMatchObject({ type: 'reply', id, reply: `echo: ${text}` });
+    }
+    const history = /## The conversation so far\n([\s\S]*?)\n\n## The message\n/.exec(
+      replyPrompts[1] ?? '',
+    )?.[1];
+    expect(history).toContain('My name is Ada.');
+    expect(history).toContain('echo: My name is Ada.');
+  });
+
   it('adds the warning to a reply whose chain could not be stored, without the store error; the message was stored [claim:wsreadme-warning] [claim:wsdoc-warning]', async () => {
     class FailingChainStore extends InMemoryMemoryProvider {
       override async store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
@@ -172,7 +196,9 @@ describe('WebSocketPlugin message order', () => {
     const asked: string[] = [];
     booted = await boot({}, async (messages, request) => {
       const prompt = messages.map((entry) => entry.content).join('\n');
-      const text = /first|second|elsewhere/.exec(prompt)?.[0] ?? '?';
+      // A reply prompt also holds the conversation so far: name the request by its own message.
+      const own = /## The message\n([\s\S]*?)\n\n## /.exec(prompt)?.[1] ?? prompt;
+      const text = /first|second|elsewhere/.exec(own)?.[0] ?? '?';
       asked.push(`${request.purpose ?? 'reply'}:${text}`);
       if (request.purpose !== 'plan' && request.purpose !== 'review' && text === 'first') {
         await gate;
