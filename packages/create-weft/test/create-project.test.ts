@@ -15,6 +15,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MEMORY_CHOICES, MODEL_CHOICES } from '../src/choices.js';
 import { createProject } from '../src/create-project.js';
 import { CreateWeftError } from '../src/errors.js';
+import { assertProjectName } from '../src/project-name.js';
 import { containerImageName, defaultAgentPort } from '../src/templates.js';
 import { ownVersion } from '../src/weft-packages.js';
 
@@ -40,6 +41,23 @@ describe('containerImageName', () => {
       expect(image).toMatch(DOCKER_NAME);
     },
   );
+
+  it("gives the images the README's examples name, for names a project can have [claim:create-weft-readme-image-name]", async () => {
+    const readme = await readFile(path.join(__dirname, '../README.md'), 'utf8');
+    const sentence =
+      /made into one\s+Docker accepts:([\s\S]*?)<!-- claim: create-weft-readme-image-name -->/.exec(
+        readme,
+      )?.[1] ?? '';
+    const examples = [...sentence.matchAll(/`([^`]+)` becomes `([^`]+)`/g)].map(
+      ([, name, image]) => [name, image],
+    );
+    expect(examples).toHaveLength(3);
+    for (const [name, image] of examples) {
+      // An example the creator refuses (WEFT_CREATE_INVALID_NAME) would show nothing it does.
+      expect(() => assertProjectName(name as string), name).not.toThrow();
+      expect(containerImageName(name as string)).toBe(image);
+    }
+  });
 });
 
 describe('createProject', () => {
