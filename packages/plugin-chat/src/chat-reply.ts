@@ -153,7 +153,7 @@ async function readHistory(task: AgentTask, context: ExecutionContext): Promise<
     const errorId = randomId();
     context.logger.warn(
       { errorId, ...errorLogFields(error) },
-      'could not read the conversation so far; writing the reply without it',
+      'chat: could not read the conversation so far; writing the reply without it',
     );
     return CHAT_HISTORY_UNAVAILABLE;
   }

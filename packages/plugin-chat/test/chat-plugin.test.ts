@@ -351,7 +351,7 @@ describe('ChatPlugin', () => {
     expect(firstReply).toMatch(/## The conversation so far\n.*\nNone\.\n\n## The message\nMy name/);
   });
 
-  it('writes the reply when the store cannot be read, saying the earlier messages are missing and logging an errorId [claim:httpchat-reply-history-unavailable] [claim:chat-reply-history-unavailable] [claim:tsdoc-chat-reply-history-unavailable]', async () => {
+  it('writes the reply when the store cannot be read, saying the earlier messages are missing and logging an errorId [claim:httpchat-reply-history-unavailable] [claim:chat-reply-history-unavailable] [claim:tsdoc-chat-reply-history-unavailable] [claim:obs-chat-history-unavailable]', async () => {
     class UnreadableStore extends InMemoryMemoryProvider {
       override async query(): Promise<Memory[]> {
         throw new Error('ECONNRESET: the database went away');
@@ -370,11 +370,13 @@ describe('ChatPlugin', () => {
     expect(replyPrompt).toContain(CHAT_HISTORY_UNAVAILABLE);
     expect(replyPrompt).not.toContain('ECONNRESET');
     const warning = logs.find(
-      (line) => line.msg === 'could not read the conversation so far; writing the reply without it',
+      (line) =>
+        line.msg === 'chat: could not read the conversation so far; writing the reply without it',
     );
     expect(warning).toMatchObject({
       level: 40,
       taskId: json.taskId,
+      component: 'pipeline',
       errorId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       error: expect.stringContaining('ECONNRESET'),
     });
