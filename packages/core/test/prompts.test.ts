@@ -767,6 +767,28 @@ describe('PromptRegistry with function templates', () => {
     expect(render).toHaveBeenCalledWith({ to: 'Ada', body: null });
   });
 
+  it('names a declared variable called like a method of every object, such as toString, when it was not passed [claim:liq-function-strict]', async () => {
+    const render = vi.fn(({ toString }: { toString: unknown }) => `said ${String(toString)}`);
+    const prompts = new PromptRegistry();
+    prompts.register('mail', 'said', defineTemplate<{ toString: unknown }>(['toString'], render));
+    const error = await errorOf(prompts.render('mail/said', {}));
+    expect(error.code).toBe('WEFT_TEMPLATE_RENDER_FAILED');
+    expect(error.message).toBe(
+      'PromptRegistry: rendering "mail/said" failed: undefined variable: toString [WEFT_TEMPLATE_RENDER_FAILED]',
+    );
+    expect(render).not.toHaveBeenCalled();
+    // Passed, it reaches the function, and so does a value a class gives in its place.
+    expect(await prompts.render('mail/said', { toString: 'hi' })).toBe('said hi');
+    class Greeting {
+      toString(): string {
+        return 'hello';
+      }
+    }
+    const greeting = new Greeting();
+    await prompts.render('mail/said', greeting as never);
+    expect(render).toHaveBeenLastCalledWith(greeting);
+  });
+
   it('fails on a missing variable a liquid template outputs (without a first default filter) or loops over or a function template declares, and calls an undeclaring function as given [claim:cu-prompts-row] [claim:liq-function-unlisted]', async () => {
     const prompts = new PromptRegistry();
     prompts.register('chat', 'output', 'Hello {{ name }}');

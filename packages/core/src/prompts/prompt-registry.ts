@@ -248,6 +248,20 @@ export class PromptRegistry {
 type Render = (variables: Record<string, unknown>) => string | Promise<string>;
 
 /**
+ * Whether a declared variable was not passed: it is `undefined`, or it is only what every object
+ * inherits from `Object.prototype` (a variable named `toString` or `constructor` that the caller
+ * left out would otherwise reach the function as Object's own method).
+ */
+function notPassed(given: Readonly<Record<string, unknown>>, variable: string): boolean {
+  const value = given[variable];
+  if (value === undefined) return true;
+  return (
+    !Object.hasOwn(given, variable) &&
+    value === (Object.prototype as unknown as Record<string, unknown>)[variable]
+  );
+}
+
+/**
  * Renders a function template, after checking that every variable it declares was passed: the
  * same contract as liquid's strict variables, with the same words in the error.
  */
@@ -256,7 +270,7 @@ function checkedRender(
   render: (variables: Readonly<Record<string, unknown>>) => string,
 ): Render {
   return (given) => {
-    const missing = variables.find((variable) => given[variable] === undefined);
+    const missing = variables.find((variable) => notPassed(given, variable));
     if (missing !== undefined) throw new Error(`undefined variable: ${missing}`);
     const text: unknown = render(given);
     if (typeof text !== 'string') throw new Error(`the function returned ${typeof text}, not text`);
