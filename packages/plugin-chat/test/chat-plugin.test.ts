@@ -46,6 +46,7 @@ async function boot(
   // the sender is.
   plugin = new ChatPlugin({ trustClientUser: true }),
   memory = new InMemoryMemoryProvider(),
+  history: { relatedMemories?: number; relatedMemoryChars?: number } = {},
 ): Promise<{
   runtime: Runtime;
   model: ScriptedModelProvider;
@@ -58,7 +59,7 @@ async function boot(
     models: [model],
     memory,
     plugins: [plugin],
-    options: { server: { port: 0 }, logger },
+    options: { server: { port: 0 }, logger, ...history },
   });
   await runtime.start();
   return { runtime, model, memory, logs };
@@ -349,6 +350,36 @@ describe('ChatPlugin', () => {
     // The first message had no history: the section says so rather than vanishing.
     const firstReply = model.requests[1]?.at(-1)?.content ?? '';
     expect(firstReply).toMatch(/## The conversation so far\n.*\nNone\.\n\n## The message\nMy name/);
+  });
+
+  it('cuts the reply step’s history to options.relatedMemories and options.relatedMemoryChars, as the planning prompt’s [claim:cfg-related-history]', async () => {
+    const section = (prompt: string) =>
+      /## The conversation so far\n.*\n([\s\S]*?)\n\n## The message\n/.exec(prompt)?.[1] ?? '';
+    const messages = ['First words.', 'Second words.', 'Third words.'];
+    const replies = [PLAN, 'Reply one.', PLAN, 'Reply two.', PLAN, 'Reply three.'];
+
+    // One entry: the third message's reply sees the second message only, as its plan does.
+    const few = await boot(replies, undefined, undefined, { relatedMemories: 1 });
+    for (const message of messages) {
+      expect((await post(few.runtime, { room: '42', user: 'ada', message })).status).toBe(200);
+    }
+    const plan = few.model.requests[4]?.at(-1)?.content ?? '';
+    const reply = section(few.model.requests[5]?.at(-1)?.content ?? '');
+    expect(reply).toContain('Second words.');
+    expect(reply).not.toContain('First words.');
+    expect(plan).toContain('Second words.');
+    expect(plan).not.toContain('First words.');
+    await few.runtime.stop();
+
+    // A character budget: the history fits in it, and keeps the newest entry.
+    const short = await boot(replies, undefined, undefined, { relatedMemoryChars: 150 });
+    for (const message of messages) {
+      expect((await post(short.runtime, { room: '42', user: 'ada', message })).status).toBe(200);
+    }
+    const cut = section(short.model.requests[5]?.at(-1)?.content ?? '');
+    expect(cut.length).toBeLessThanOrEqual(150);
+    expect(cut).toContain('Second words.');
+    expect(cut).not.toContain('First words.');
   });
 
   it('writes the reply when the store cannot be read, saying the earlier messages are missing and logging an errorId [claim:httpchat-reply-history-unavailable] [claim:chat-reply-history-unavailable] [claim:tsdoc-chat-reply-history-unavailable] [claim:obs-chat-history-unavailable]', async () => {

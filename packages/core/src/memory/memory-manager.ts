@@ -37,9 +37,9 @@ export class MemoryManager {
    * Creates a manager over a memory store.
    *
    * @param provider - The memory store.
-   * @param options - `relatedLimit`: how many earlier tasks (or other memories) the planning
-   * prompt shows at most (default 10); `relatedChars`: the most characters their rendering may
-   * take (default 4000); a `logger`.
+   * @param options - `relatedLimit`: how many earlier tasks (or other memories)
+   * {@link MemoryManager.describeRelated} renders at most (default 10); `relatedChars`: the most
+   * characters its rendering may take (default 4000); a `logger`.
    */
   constructor(
     provider: MemoryProvider,
@@ -156,7 +156,8 @@ export class MemoryManager {
   }
 
   /**
-   * Finds the memories related to a space and renders them as the planning prompt shows them:
+   * Finds the memories related to a space and renders them as the planning prompt shows them
+   * (and any step that asks for the history, such as the chat plugins' reply):
    * one entry per earlier task (when, which space and trigger, what was asked, the steps run and
    * the outcome), merging the task's `trigger` and `chain` memories, and one entry per other
    * memory; newest first, at most `relatedLimit` entries and `relatedChars` characters, the most

@@ -86,14 +86,16 @@ export interface RuntimeOptions {
    */
   reviewFinalStep?: boolean;
   /**
-   * How many earlier tasks (and other related memories) the planning prompt shows at most,
-   * newest first; a task's trigger and chain are one entry. Default 10.
+   * How many earlier tasks (and other related memories) a task's history shows at most, newest
+   * first; a task's trigger and chain are one entry. Default 10. That history is what
+   * `MemoryManager.describeRelated` renders: the planning prompt shows it, and so does any step
+   * that asks for it, such as the chat plugins' reply.
    * @claim tsdoc-options-default-related-memories
    */
   relatedMemories?: number;
   /**
-   * The most characters the planning prompt's related memories may take; the newest entries
-   * are kept when they do not all fit. Default 4000.
+   * The most characters that history may take, wherever it is shown; the newest entries are
+   * kept when they do not all fit. Default 4000.
    * @claim tsdoc-options-default-related-memory-chars
    */
   relatedMemoryChars?: number;

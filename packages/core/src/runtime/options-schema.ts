@@ -54,12 +54,12 @@ export const optionsSchema = z
       .nonnegative()
       .default(10)
       .describe(
-        'How many earlier tasks (and other memories) of the task’s space and its related spaces the planning prompt shows at most, newest first; a task’s trigger and chain count as one entry. `0` shows none.',
+        'How many earlier tasks (and other memories) of the task’s space and its related spaces the history of a task shows at most, newest first; a task’s trigger and chain count as one entry. `0` shows none. That history is shown in the planning prompt and by any step that asks for it, such as the reply step of the chat plugins, under the same limits. <!-- claim: cfg-related-history -->',
       ),
     relatedMemoryChars: positiveInteger
       .default(4000)
       .describe(
-        'The most characters the related memories may take in the planning prompt. Each earlier task is one entry; the newest entries are kept when they do not all fit.',
+        'The most characters that history may take, in the planning prompt and in any step that shows it. Each earlier task is one entry; the newest entries are kept when they do not all fit.',
       ),
     scheduler: z
       .object({
