@@ -541,9 +541,14 @@ describe('ModelManager.call', () => {
   it('stops getObject at once when the signal fires during an attempt: no retry, the reason thrown [claim:cap-request-signal-provider]', async () => {
     const controller = new AbortController();
     let runs = 0;
+    let running: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => {
+      running = resolve;
+    });
     const models = managerOf(
       textModel('deaf', () => {
         runs += 1;
+        running();
         // Not JSON, so a retry would follow if the call went on.
         return new Promise((resolve) => setTimeout(() => resolve({ text: 'not json' }), 300));
       }),
@@ -556,7 +561,9 @@ describe('ModelManager.call', () => {
         request: { signal: controller.signal },
       }),
     );
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    // Abort during the attempt: once the provider runs, however long the prompt took to render
+    // (the first getObject of a process renders its template cold, so a fixed wait may be short).
+    await started;
     const reason = new Error('cancelled');
     const aborted = performance.now();
     controller.abort(reason);

@@ -190,7 +190,7 @@ describe('planning', () => {
     expect(seen.at(-1)).toBeUndefined();
   });
 
-  it('tells a review call the task too, and a getObject call an executor makes [claim:testing-request-task] [claim:go-request-task]', async () => {
+  it('tells a review call the task too, and a getObject call an executor makes [claim:testing-request-task] [claim:go-request-task] [claim:cap-request-task]', async () => {
     const asks = recordingExecutor('ask', async (_task, context) => {
       await context.getObject({
         schema: z.object({ ok: z.boolean() }),
