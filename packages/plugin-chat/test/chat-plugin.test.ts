@@ -352,7 +352,7 @@ describe('ChatPlugin', () => {
     expect(firstReply).toMatch(/## The conversation so far\n.*\nNone\.\n\n## The message\nMy name/);
   });
 
-  it('cuts the reply step’s history to options.relatedMemories and options.relatedMemoryChars, as the planning prompt’s [claim:cfg-related-history]', async () => {
+  it('cuts the reply step’s history to options.relatedMemories and options.relatedMemoryChars, as the planning prompt’s [claim:cfg-related-history] [claim:mpm-chat-reply-reads]', async () => {
     const section = (prompt: string) =>
       /## The conversation so far\n.*\n([\s\S]*?)\n\n## The message\n/.exec(prompt)?.[1] ?? '';
     const messages = ['First words.', 'Second words.', 'Third words.'];
