@@ -217,6 +217,7 @@ export const CORE_ERRORS = {
      * @claim errors-memory-invalid-contract
      * @claim errors-memory-key-length
      * @claim errors-memory-null-none
+     * @claim errors-memory-patch-undefined
      */
     WEFT_MEMORY_INVALID: {
       summary:
@@ -225,7 +226,7 @@ export const CORE_ERRORS = {
         '`store` and `update` of every first-party memory store (`InMemoryMemoryProvider`, `SqliteMemoryProvider`, `PostgresMemoryProvider`), through `checkNewMemory` and `checkMemoryPatch`',
       raisers: ['core/src/memory/memory-input.ts#invalid'],
       cause:
-        'a memory or patch breaks the memory contract that every store keeps: a memory or patch that is not an object, a `space` or `kind` that is not a non-empty string, a `taskId` that is not a string (`null` counts as none), a `space`, `kind` or `taskId` longer than 500 UTF-16 code units (an emoji counts two), content with no JSON form (`undefined`, a function, a `BigInt`, a cycle), metadata that is not a plain object (`null` counts as none in `store`, but not in `update`), or whose `toJSON()` gives something other than an object, or that holds a value with no JSON form (a `BigInt`, a cycle), content or metadata whose JSON text is longer than 16 Mi UTF-16 code units (`MAX_MEMORY_JSON_LENGTH`), or a string (a key included) holding a NUL character or a lone UTF-16 surrogate, which a database cannot store unchanged. The message names the field. Nothing was written.',
+        'a memory or patch breaks the memory contract that every store keeps: a memory or patch that is not an object, a `space` or `kind` that is not a non-empty string, a `taskId` that is not a string (`null` counts as none), a `space`, `kind` or `taskId` longer than 500 UTF-16 code units (an emoji counts two), content with no JSON form (`undefined` in `store`, where a patch’s `undefined` keeps the content; a function, a `BigInt`, a cycle), metadata that is not a plain object (`null` counts as none in `store`, but not in `update`), or whose `toJSON()` gives something other than an object, or that holds a value with no JSON form (a `BigInt`, a cycle), content or metadata whose JSON text is longer than 16 Mi UTF-16 code units (`MAX_MEMORY_JSON_LENGTH`), or a string (a key included) holding a NUL character or a lone UTF-16 surrogate, which a database cannot store unchanged. The message names the field. Nothing was written.',
       fix: 'store plain JSON data; strip NUL characters and broken surrogate pairs from text received from outside. See [Input rules and error codes](../memory-providers/overview.md#input-rules-and-error-codes).',
     },
     /** @claim errors-memory-invalid-query */

@@ -238,6 +238,18 @@ describe('checkMemoryPatch', () => {
     });
   });
 
+  it('refuses undefined content in a new memory, while a patch whose content is undefined keeps the content [claim:errors-memory-patch-undefined]', () => {
+    const stored = refusal(() =>
+      checkNewMemory({ space: 's', kind: 'note', content: undefined }, OWNER),
+    );
+    expect(stored.code).toBe('WEFT_MEMORY_INVALID');
+    expect(stored.message).toContain('has no JSON form');
+    expect(checkMemoryPatch('m-1', { content: undefined }, OWNER)).toEqual({ id: 'm-1' });
+    const patched = refusal(() => checkMemoryPatch('m-1', { content: () => 1 }, OWNER));
+    expect(patched.code).toBe('WEFT_MEMORY_INVALID');
+    expect(patched.message).toContain('the new "content" of memory "m-1" has no JSON form');
+  });
+
   it('refuses an id that is not a string with WEFT_INVALID_ARGUMENT, and a bad patch, null metadata included, with WEFT_MEMORY_INVALID [claim:mpo-check-patch] [claim:tsdoc-core-check-patch-throws] [claim:errors-memory-null-none]', () => {
     expect(refusal(() => checkMemoryPatch(5, {}, OWNER)).code).toBe('WEFT_INVALID_ARGUMENT');
     const patch = refusal(() => checkMemoryPatch('m-1', null, OWNER));

@@ -1539,7 +1539,7 @@ describe('ServerManager', () => {
       expect(body.error).toMatchObject({ status: 408, code: 'WEFT_BAD_REQUEST' });
     });
 
-    it('answers chunk extensions over the size limit with 413 as JSON, before any route runs [claim:errors-413-chunk-extensions] [claim:trig-node-refusals]', async () => {
+    it('answers chunk extensions over the size limit with 413 as JSON, before the handler of a JSON body runs [claim:errors-413-chunk-extensions] [claim:trig-node-refusals]', async () => {
       let ran = false;
       const server = await serve([
         route({
@@ -1588,6 +1588,59 @@ describe('ServerManager', () => {
       } finally {
         socket.destroy();
       }
+    });
+
+    it('answers chunk extensions over the limit with the request id the middleware saw, without running a JSON route, and in place of a later answer of a route whose body is not JSON [claim:errors-413-chunk-extensions-after-headers]', async () => {
+      const server = new ServerManager({ port: 0 }, silentLogger);
+      servers.push(server);
+      const seen: string[] = [];
+      server.app.use((request, response, next) => {
+        seen.push(`${request.path} ${String(response.locals.requestId)}`);
+        next();
+      });
+      const handled: string[] = [];
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let answered!: () => void;
+      const done = new Promise<void>((resolve) => (answered = resolve));
+      server.mount(
+        'test-plugin',
+        route({
+          path: '/json',
+          handler: (request, response) => {
+            handled.push(`/json ${request.requestId}`);
+            response.json({});
+          },
+        }),
+        runtime,
+      );
+      server.mount(
+        'test-plugin',
+        route({
+          path: '/plain',
+          handler: async (request, response) => {
+            handled.push(`/plain ${request.requestId}`);
+            await released;
+            // The connection is answered and closed by now; this answer is lost.
+            response.json({ late: true });
+            answered();
+          },
+        }),
+        runtime,
+      );
+      await server.start();
+      const chunked = (path: string, type: string): string =>
+        `POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: ${type}\r\nTransfer-Encoding: chunked\r\n\r\n2;ext=${'a'.repeat(20_000)}\r\n{}\r\n0\r\n\r\n`;
+      const json = await rawExchange(server, chunked('/json', 'application/json'));
+      expect(json).toMatchObject({ status: 413, error: { code: 'WEFT_BAD_REQUEST' } });
+      expect(seen).toEqual([`/json ${String(json.error.requestId)}`]);
+      const plain = await rawExchange(server, chunked('/plain', 'text/plain'));
+      expect(plain).toMatchObject({ status: 413, error: { code: 'WEFT_BAD_REQUEST' } });
+      expect(seen[1]).toBe(`/plain ${String(plain.error.requestId)}`);
+      // Only the handler of the body that is not JSON ran, before the 413, which replaced its answer.
+      expect(handled).toEqual([`/plain ${String(plain.error.requestId)}`]);
+      release();
+      await done;
     });
 
     it('answers headers over the size limit with 431 and bytes that are not HTTP with 400, both as JSON [claim:errors-431] [claim:errors-431-cause] [claim:trig-node-refusals]', async () => {
