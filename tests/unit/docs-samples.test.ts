@@ -55,13 +55,13 @@ function codeBlocks(): { page: string; file: string | undefined }[] {
 }
 
 /**
- * The files the Run panels' editors show a reader, from the `!!raw-loader!@site/...` imports of
+ * The files the Run panels' editors show a reader, from the `!!@site/...?raw` imports of
  * src/components/RunPanel/examples/<id>/editor*.ts.
  */
 function editorSources(): string[] {
   const dir = 'src/components/RunPanel/examples';
   return filesUnder(dir, /(^|\/)editor[^/]*\.ts$/).flatMap((file) =>
-    [...readFileSync(path.join(root, file), 'utf8').matchAll(/!!raw-loader!@site\/([^'"]+)/g)].map(
+    [...readFileSync(path.join(root, file), 'utf8').matchAll(/!!@site\/([^'"?]+)\?raw/g)].map(
       ([, source]) => source as string,
     ),
   );

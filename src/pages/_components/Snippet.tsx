@@ -3,7 +3,7 @@ import Link from '@docusaurus/Link';
 import CodeBlock from '@theme/CodeBlock';
 // A file that runs and is tested with the examples (examples/getting-started/agent.test.ts),
 // shown as is so the home page cannot drift from working code.
-import agentSource from '!!raw-loader!@site/examples/getting-started/agent.ts';
+import agentSource from '!!@site/examples/getting-started/agent.ts?raw';
 import styles from './Snippet.module.css';
 
 export default function Snippet(): ReactNode {

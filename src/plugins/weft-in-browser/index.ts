@@ -50,6 +50,10 @@ export default function weftInBrowser(context: LoadContext): Plugin {
             },
         module: {
           rules: [
+            // `!!@site/<file>?raw` is the file's text: the home page's snippet and the Run panels'
+            // editors show tested files as they are. `!!` keeps the other rules' loaders off it,
+            // and Rspack makes the module itself, with no loader to start and check options for.
+            { resourceQuery: /^\?raw$/, type: 'asset/source' },
             {
               test: /\.ts$/,
               include: sources,

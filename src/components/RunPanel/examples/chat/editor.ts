@@ -4,5 +4,5 @@ import * as history from '@site/examples/tutorial-chat/history';
 import { editedPluginLoader } from '../../editor/chunk';
 
 export { PluginEditor } from '../../editor/chunk';
-export { default as source } from '!!raw-loader!@site/examples/tutorial-chat/conversation-plugin.ts';
+export { default as source } from '!!@site/examples/tutorial-chat/conversation-plugin.ts?raw';
 export const loadEditedPlugin = editedPluginLoader({ './history.js': history });

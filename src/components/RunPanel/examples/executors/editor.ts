@@ -4,5 +4,5 @@ import * as zod from 'zod';
 import { editedPluginLoader } from '../../editor/chunk';
 
 export { PluginEditor } from '../../editor/chunk';
-export { default as source } from '!!raw-loader!@site/examples/building-plugins/executors/calendar-plugin.ts';
+export { default as source } from '!!@site/examples/building-plugins/executors/calendar-plugin.ts?raw';
 export const loadEditedPlugin = editedPluginLoader({ zod });

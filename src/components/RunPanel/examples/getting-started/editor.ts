@@ -2,5 +2,5 @@
 import { editedPluginLoader } from '../../editor/chunk';
 
 export { PluginEditor } from '../../editor/chunk';
-export { default as source } from '!!raw-loader!@site/examples/getting-started/assistant-plugin.ts';
+export { default as source } from '!!@site/examples/getting-started/assistant-plugin.ts?raw';
 export const loadEditedPlugin = editedPluginLoader();

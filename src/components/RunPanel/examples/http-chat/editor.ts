@@ -10,7 +10,7 @@ import * as zod from 'zod';
 import { editedPluginLoader } from '../../editor/chunk';
 
 export { PluginEditor } from '../../editor/chunk';
-export { default as source } from '!!raw-loader!@site/packages/plugin-chat/src/chat-plugin.ts';
+export { default as source } from '!!@site/packages/plugin-chat/src/chat-plugin.ts?raw';
 export const loadEditedPlugin = editedPluginLoader({
   '@weft/core/internal': { errorDocsUrl, unstorableText },
   zod,

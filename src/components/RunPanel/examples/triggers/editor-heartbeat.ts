@@ -3,5 +3,5 @@
 import { editedPluginLoader } from '../../editor/chunk';
 
 export { PluginEditor } from '../../editor/chunk';
-export { default as source } from '!!raw-loader!@site/examples/building-plugins/triggers/heartbeat-plugin.ts';
+export { default as source } from '!!@site/examples/building-plugins/triggers/heartbeat-plugin.ts?raw';
 export const loadEditedPlugin = editedPluginLoader();
