@@ -303,6 +303,32 @@ describe('WebSocketPlugin reauthenticateMs', () => {
     },
   );
 
+  it.each([
+    ['throws', 'throw', 'chat: authenticate threw; refused'],
+    ['hangs past authTimeoutMs', 'hang', 'chat: authenticate did not answer in time; refused'],
+  ])(
+    'logs a recheck whose hook %s with its chat: line, then as no longer admitting the connection, not as a failed check [claim:obs-ws-recheck-hook-fails]',
+    async (_what, now, hookLine) => {
+      const { tokens, authenticate } = sessions();
+      const { booted, as } = await bootRecording({
+        authenticate,
+        reauthenticateMs: 100,
+        authTimeoutMs: 200,
+      });
+      const ada = await as('ada');
+      tokens.set('t-ada', now);
+      expect((await ada.closed).code).toBe(REVOKED_CLOSE.code);
+      const messages = booted.logs.map((line) => line.msg);
+      const hook = messages.indexOf(hookLine);
+      const closed = messages.indexOf(
+        'websocket: authenticate no longer admits the connection; closed',
+      );
+      expect(hook).toBeGreaterThanOrEqual(0);
+      expect(closed).toBeGreaterThan(hook);
+      expect(messages).not.toContain('websocket: checking the connection again failed; closed');
+    },
+  );
+
   it('keeps a connection the hook first admitted as no one (trustClientUser) while it still names no one, and closes it with 4001 once it names a user [claim:wsreadme-reauthenticate]', async () => {
     const { tokens, seen, authenticate } = sessions();
     tokens.set('t-kiosk', 'none');
