@@ -330,7 +330,7 @@ describe('ChatPlugin', () => {
     ]);
   });
 
-  it('shows the sender’s earlier message and its reply to the reply step, before the latest message [claim:httpchat-reply-history] [claim:chat-reply-history] [claim:tsdoc-chat-reply-history]', async () => {
+  it('shows the sender’s earlier message and its reply to the reply step, before the latest message, to whoever names that user with trustClientUser [claim:httpchat-reply-history] [claim:httpchat-trust-client-user] [claim:chat-reply-history] [claim:tsdoc-chat-reply-history]', async () => {
     const { runtime, model } = await boot([PLAN, 'Hello Ada.', PLAN, 'Your name is Ada.']);
     for (const message of ['My name is Ada.', 'What is my name?']) {
       expect((await post(runtime, { room: '42', user: 'ada', message })).status).toBe(200);
