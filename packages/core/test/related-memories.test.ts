@@ -39,6 +39,22 @@ function chain(taskId: string, minute: number, status: string, last?: object): M
 const wide = { maxEntries: 10, maxChars: 4000 };
 
 describe('renderRelatedMemories', () => {
+  it('writes a failed outcome without its error text when failureReasons is false [claim:tsdoc-render-related-failure-reasons]', () => {
+    const failed = chain('t1', 2, 'failed', {
+      type: 'error',
+      pluginId: 'chat',
+      action: 'reply',
+      error: 'provider failed: key sk-live-123',
+    });
+    const memories = [failed, trigger('t1', 1, 'Hi')];
+    expect(renderRelatedMemories(memories, wide)).toContain(
+      'Outcome: failed; chat/reply failed: provider failed: key sk-live-123',
+    );
+    const hidden = renderRelatedMemories(memories, { ...wide, failureReasons: false });
+    expect(hidden).toContain('  Outcome: failed; chat/reply failed');
+    expect(hidden).not.toContain('sk-live-123');
+  });
+
   it('renders one entry per task, merging trigger and chain, newest first [claim:task-planner-sees-earlier-tasks] [claim:sp-entry-format] [claim:sp-other-memories] [claim:tsdoc-render-related-merge] [claim:wp-planning-prompt] [claim:wp-related-entries]', () => {
     const rainy = chain('t1', 2, 'completed', {
       type: 'result',

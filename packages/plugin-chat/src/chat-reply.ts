@@ -15,7 +15,9 @@ import { errorLogFields, jsonOf, NO_JSON_FORM, randomId } from '@weft/core/inter
  * It is rendered with `room`, `user`, `history` (the earlier tasks of the task's space and its
  * related spaces, newest first, as the planning prompt lists them: each message and the reply
  * given, cut to the runtime's `options.relatedMemories` entries and `options.relatedMemoryChars`
- * characters), `message` and `chain` (what earlier steps did, one line each).
+ * characters; a task that ended with a failed step shows that it failed, not the error's text),
+ * `message` and `chain` (what earlier steps did, one line each; a failed step without its error
+ * text, which stays in the log, since the model may repeat what the prompt holds to the user).
  * @claim tsdoc-chat-reply-history
  */
 export const CHAT_REPLY_TEMPLATE = `You are a helpful assistant taking part in the chat room "{{ room }}". Write the reply to the latest message of user "{{ user }}".
@@ -147,7 +149,11 @@ export const CHAT_HISTORY_UNAVAILABLE =
  */
 async function readHistory(task: AgentTask, context: ExecutionContext): Promise<string> {
   try {
-    return (await context.memory.describeRelated(task.space, task.id)).text;
+    // The reply reaches the user (with roomHistory 'shared', anyone in the room may read what
+    // the prompt holds): an earlier task's failure is shown without its error text, which the
+    // route keeps for the log, as it keeps it out of a 502.
+    return (await context.memory.describeRelated(task.space, task.id, { failureReasons: false }))
+      .text;
   } catch (error) {
     if (context.signal.aborted) throw error;
     const errorId = randomId();
@@ -162,7 +168,9 @@ async function readHistory(task: AgentTask, context: ExecutionContext): Promise<
 function describeItem(item: Context): string {
   const source = `${item.pluginId}/${item.action}`;
   if (item.type === 'trigger') return `the message arrived (${source})`;
-  if (item.type === 'error') return `${source} failed: ${item.error ?? 'unknown error'}`;
+  // Not the error's text: it may quote upstream URLs, keys or an executor's internals, and the
+  // model may repeat it in the reply. The log has it.
+  if (item.type === 'error') return `${source} failed`;
   const detail =
     item.data === undefined ? (item.message ?? 'no data') : (jsonOf(item.data) ?? NO_JSON_FORM);
   return `${source} returned: ${truncate(detail, 400)}`;

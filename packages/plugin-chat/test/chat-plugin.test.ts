@@ -330,7 +330,7 @@ describe('ChatPlugin', () => {
     ]);
   });
 
-  it('shows the sender’s earlier message and its reply to the reply step, before the latest message [claim:httpchat-reply-history] [claim:chat-reply-history] [claim:tsdoc-chat-reply-history]', async () => {
+  it('shows the sender’s earlier message and its reply to the reply step, before the latest message, to whoever names that user with trustClientUser [claim:httpchat-reply-history] [claim:httpchat-trust-client-user] [claim:chat-reply-history] [claim:tsdoc-chat-reply-history]', async () => {
     const { runtime, model } = await boot([PLAN, 'Hello Ada.', PLAN, 'Your name is Ada.']);
     for (const message of ['My name is Ada.', 'What is my name?']) {
       expect((await post(runtime, { room: '42', user: 'ada', message })).status).toBe(200);
@@ -475,6 +475,49 @@ describe('ChatPlugin', () => {
     const otherRoomReply = model.requests[5]?.at(-1)?.content ?? '';
     expect(otherRoomReply).toContain('Anyone here?');
     expect(otherRoomReply).not.toContain('Ada');
+  });
+
+  it('keeps an earlier failure’s error text out of the reply prompt, as out of the 502: the history and the chain say only that the step failed [claim:httpchat-reply-history-failures] [claim:chat-reply-history-failures]', async () => {
+    const secret = 'upstream https://10.0.0.7/v1 refused key sk-live-123';
+    const { runtime, model } = await boot(
+      [
+        PLAN,
+        () => {
+          throw new Error(secret);
+        },
+        { type: 'stop', reason: 'the reply failed' },
+        PLAN,
+        'Hello again, Bob.',
+      ],
+      new ChatPlugin({ trustClientUser: true, roomHistory: 'shared', authorizeRoom: () => true }),
+    );
+    expect((await post(runtime, { room: 'lobby', user: 'ada', message: 'Hi' })).status).toBe(502);
+    expect((await post(runtime, { room: 'lobby', user: 'bob', message: 'Hi' })).status).toBe(200);
+    const plan = model.requests[3]?.at(-1)?.content ?? '';
+    const reply = model.requests[4]?.at(-1)?.content ?? '';
+    // Planning keeps the cause; the reply, which another user of the room reads, does not.
+    expect(plan).toContain('sk-live-123');
+    expect(reply).toMatch(/Outcome: failed; chat\/reply failed\n/);
+    expect(reply).not.toContain('sk-live-123');
+    expect(reply).not.toContain('10.0.0.7');
+
+    // A step of the same task that failed before the reply: named, without its text.
+    const context = {
+      chain: [item({ type: 'error', pluginId: 'tools', action: 'search', error: secret })],
+      signal: new AbortController().signal,
+      memory: { describeRelated: async () => ({ memories: [], text: 'None.' }) },
+      logger: { warn: () => undefined },
+      render: async (_name: string, variables: { chain: string[] }) => variables.chain.join('\n'),
+      models: { generateText: async (prompt: string) => prompt },
+    } as unknown as ExecutionContext;
+    const task = {
+      id: 't1',
+      space: chatSpace('42', 'ada'),
+      trigger: { message: 'Hi', data: { room: '42', user: 'ada' } },
+      chain: [],
+    } as unknown as AgentTask;
+    const result = await chatReplyExecutor().execute(task, context);
+    expect(result).toEqual({ success: true, data: { text: 'tools/search failed' } });
   });
 
   it('answers only once the task has ended, even when that is after the server’s requestTimeout [claim:trouble-client-waits-task]', async () => {

@@ -165,18 +165,23 @@ export class MemoryManager {
    *
    * @param space - The space being planned for.
    * @param excludeTaskId - The task being planned, whose own memories are left out.
+   * @param options - `failureReasons: false` writes an earlier task that ended with a failed step
+   * as failed without the step's error text, for a prompt whose answer a user reads (the chat
+   * plugins' reply): the text may quote upstream URLs, keys or an executor's internals.
    * @returns `memories`: the memories read, newest first; `text`: their rendering (`None.`
    * when there are none).
    */
   async describeRelated(
     space: Space,
     excludeTaskId?: string,
+    options: { failureReasons?: boolean } = {},
   ): Promise<{ memories: Memory[]; text: string }> {
     // A task stores two memories (trigger and chain); the extra third leaves room for plugins'.
     const memories = await this.related(space, this.relatedLimit * 3, excludeTaskId);
     const text = renderRelatedMemories(memories, {
       maxEntries: this.relatedLimit,
       maxChars: this.relatedChars,
+      failureReasons: options.failureReasons ?? true,
     });
     return { memories, text };
   }

@@ -6,6 +6,12 @@ export interface RelatedRenderLimits {
   readonly maxEntries: number;
   /** Most characters of the whole rendering. */
   readonly maxChars: number;
+  /**
+   * Whether an outcome that is a failed step gives the step's error text (default `true`).
+   * `false` writes only that the step failed, for a prompt whose answer a user reads: the text
+   * may quote upstream URLs, keys or an executor's internals.
+   */
+  readonly failureReasons?: boolean;
 }
 
 /** What the rendering shows when there is nothing to show. */
@@ -45,12 +51,14 @@ interface RecordedItem {
  * @claim tsdoc-render-related-cut
  * @claim tsdoc-render-related-note
  * @claim tsdoc-render-related-none
+ * @claim tsdoc-render-related-failure-reasons
  */
 export function renderRelatedMemories(
   memories: readonly Memory[],
   limits: RelatedRenderLimits,
 ): string {
-  const entries = groupByTask(memories).map(renderEntry);
+  const reasons = limits.failureReasons ?? true;
+  const entries = groupByTask(memories).map((group) => renderEntry(group, reasons));
   if (entries.length === 0 || limits.maxEntries === 0) return NO_RELATED_MEMORIES;
   const shown = entries.slice(0, limits.maxEntries);
   const kept: string[] = [];
@@ -93,7 +101,7 @@ function groupByTask(memories: readonly Memory[]): Group[] {
   return groups;
 }
 
-function renderEntry(group: Group): string {
+function renderEntry(group: Group, reasons: boolean): string {
   if (group.other) return renderOther(group.other);
   const chainContent = record(group.chain?.content);
   const chain = Array.isArray(chainContent.chain) ? (chainContent.chain as unknown[]) : [];
@@ -119,7 +127,9 @@ function renderEntry(group: Group): string {
   );
   const status = typeof chainContent.status === 'string' ? chainContent.status : 'unknown';
   const last = chain.length > 1 ? record(chain.at(-1)) : undefined;
-  lines.push(`  Outcome: ${status}${last ? `; ${cut(outcome(last), OUTCOME_CHARS)}` : ''}`);
+  lines.push(
+    `  Outcome: ${status}${last ? `; ${cut(outcome(last, reasons), OUTCOME_CHARS)}` : ''}`,
+  );
   return lines.join('\n');
 }
 
@@ -127,9 +137,10 @@ function renderOther(memory: Memory): string {
   return `- ${when(memory.createdAt)}, space ${memory.space}, ${memory.kind}: ${cut(json(memory.content), OUTCOME_CHARS)}`;
 }
 
-function outcome(item: RecordedItem): string {
+function outcome(item: RecordedItem, reasons: boolean): string {
   const from = name(item);
   if (item.type === 'error') {
+    if (!reasons) return `${from} failed`;
     return `${from} failed: ${typeof item.error === 'string' ? oneLine(item.error) : 'no reason given'}`;
   }
   if (typeof item.message === 'string' && item.message !== '') {
