@@ -143,7 +143,7 @@ describe('upgradeGate', () => {
     }
   });
 
-  it('refuses a connection with no user (no hook, or true) unless trustClientUser is on [claim:wsreadme-trust-option] [claim:wsdoc-no-user] [claim:wsdoc-auth-no-user] [claim:wsreadme-order] [claim:wsreadme-trust-client] [claim:tsdoc-chat-authenticate-result] [claim:tsdoc-ws-options-no-user] [claim:tsdoc-ws-gate-order]', async () => {
+  it('refuses a connection with no user (no hook, or true) unless trustClientUser is on [claim:wsreadme-trust-option] [claim:wsdoc-no-user] [claim:wsdoc-auth-no-user] [claim:wsreadme-order] [claim:wsreadme-trust-client] [claim:tsdoc-chat-authenticate-result] [claim:tsdoc-ws-options-no-user] [claim:tsdoc-ws-gate-order] [claim:wp-websocket]', async () => {
     const host = upgrade({ host: 'localhost' });
     for (const options of [{}, { authenticate: () => true }]) {
       expect(await gate(options)(host, 'r-3', 0)).toMatchObject({
