@@ -12,6 +12,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -118,6 +119,27 @@ describe('buildSite', () => {
       await buildSite(site, [], none, process.execPath, { ...env, [SSG_THREADS_VARIABLE]: '3' }),
     ).toBe(0);
     expect(readFileSync(log, 'utf8')).toBe('1\n3\n');
+  });
+
+  it("is Docusaurus's thread count, which without it is one thread per 100 pages up to the cores [claim:cg-build-ssg-one-thread]", () => {
+    const ssg = path.join(root, 'node_modules/@docusaurus/core/lib/ssg');
+    const count = (value: string | undefined): string =>
+      execFileSync(
+        process.execPath,
+        [
+          '-p',
+          `String(require(${JSON.stringify(path.join(ssg, 'ssgEnv.js'))}).SSGWorkerThreadCount)`,
+        ],
+        { env: { ...process.env, [SSG_THREADS_VARIABLE]: value }, encoding: 'utf8' },
+      ).trim();
+    expect(count('1'), `Docusaurus no longer reads ${SSG_THREADS_VARIABLE}`).toBe('1');
+    expect(count(undefined)).toBe('undefined');
+    // Without the variable, ssgExecutor.js infers the count; the guide says how.
+    const executor = readFileSync(path.join(ssg, 'ssgExecutor.js'), 'utf8');
+    expect(executor, 'Docusaurus infers its SSG thread count another way').toContain(
+      'minPagesPerCpu: 100',
+    );
+    expect(executor).toContain('Math.min(threadsByWorkload, cpuCount)');
   });
 
   it('starts no build when a generator fails', async () => {

@@ -212,13 +212,16 @@ describe('validatePackage', () => {
     ],
     ['weft.provide', weft({ provide: {} }), /is not a known field/],
     ['weft.provides.capability', weft({ provides: { capability: [] } }), /is not a known field/],
-  ])('rejects an invalid %s', (field, overrides, problem) => {
-    expectCatalogueError(
-      () => validatePackage('model-openai', manifest(overrides)),
-      field,
-      problem,
-    );
-  });
+  ])(
+    'rejects an invalid %s, naming the field [claim:cg-catalogue-schema-refuses]',
+    (field, overrides, problem) => {
+      expectCatalogueError(
+        () => validatePackage('model-openai', manifest(overrides)),
+        field,
+        problem,
+      );
+    },
+  );
 
   it('rejects a file that is not an object', () => {
     expectCatalogueError(() => validatePackage('model-openai', ['x']), 'the file', /JSON object/);
