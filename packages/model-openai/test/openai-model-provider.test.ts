@@ -220,6 +220,8 @@ describe('OpenAIModelProvider', () => {
       // control character passes Headers but makes fetch fail as a network error on every retry.
       for (const key of [
         'sk-secret-2\nX',
+        // A line break at the start of the key is inside the header value, after "Bearer ".
+        '\nsk-secret-2',
         'sk-secret-2\u0000',
         'sk-secret-2\u20ac',
         'sk-secret-2\u001bX',
@@ -670,6 +672,16 @@ describe('OpenAIModelProvider', () => {
       }).catch((reason: unknown) => reason);
       expect(unwritable).toBeInstanceOf(TypeError);
       expect(OpenAIModelProviderError.is(unwritable)).toBe(false);
+      // So does a message that is null or undefined, in an array that is otherwise fine.
+      for (const message of [null, undefined]) {
+        const missing: unknown = await generate(
+          provider(),
+          {},
+          { messages: [{ role: 'user', content: 'hi' }, message] },
+        ).catch((reason: unknown) => reason);
+        expect(missing).toBeInstanceOf(TypeError);
+        expect(OpenAIModelProviderError.is(missing)).toBe(false);
+      }
       expect(server.requests).toHaveLength(0);
       server.enqueue(completion('ok'));
       await generate(provider(), { options: { temperature: 5 } });
