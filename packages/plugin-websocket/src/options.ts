@@ -94,8 +94,8 @@ export interface WebSocketPluginOptions extends ChatAccessOptions {
    * Most bytes left waiting for one client when the next frame is due. A client that stops
    * reading is dropped when a frame finds its backlog past this, so a slow reader cannot make the
    * server hold unbounded memory; a single reply may be larger and still reaches a client that
-   * reads, but a frame due while it is still being sent drops the client all the same, since the
-   * backlog cannot tell a slow link from a client that stopped. Default 1048576.
+   * reads, but a frame due while more than this of it is still unsent drops the client all the
+   * same, since the backlog cannot tell a slow link from a client that stopped. Default 1048576.
    */
   maxBufferedBytes?: number;
   /**

@@ -329,7 +329,7 @@ describe('WebSocketPlugin reauthenticateMs', () => {
     },
   );
 
-  it('keeps a connection the hook first admitted as no one (trustClientUser) while it still names no one, and closes it with 4001 once it names a user [claim:wsreadme-reauthenticate]', async () => {
+  it('keeps a connection the hook first admitted as no one (trustClientUser) while it still names no one, and closes it with 4001 once it names a user [claim:wsreadme-reauthenticate] [claim:wsdoc-reauthenticate]', async () => {
     const { tokens, seen, authenticate } = sessions();
     tokens.set('t-kiosk', 'none');
     const { booted } = await bootRecording({
