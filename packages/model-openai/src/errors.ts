@@ -72,7 +72,7 @@ export const OPENAI_ERRORS = {
         'model-openai/src/http.ts#sendWithRetry',
       ],
       cause:
-        'the API answered with an error status: a `4xx` other than `429` at once (a wrong key gives `401`, an unknown model `404`), or a `429` or `5xx` that lasted through every retry; a `3xx` that fetch did not follow fails at once too. `httpStatus` holds the status, and the message includes the API’s own explanation.',
+        'the API answered with an error status: a `4xx` other than `429` at once (a wrong key gives `401`, an unknown model `404`), or a `429` or `5xx` that lasted through every retry; a `3xx` that fetch did not follow fails at once too. Such a status fails the call at once even when the answer’s body broke off or was still arriving at `timeoutMs`, and the message then says so. `httpStatus` holds the status, and the message includes the API’s own explanation when its body came whole.',
       fix: 'for `401` and `403`, check the key; for `404`, the model name and the base URL; for `429` and `5xx`, the provider’s limits and status, or raise `maxRetries`.',
     },
     /** @claim errors-openai-timeout-last-status */
@@ -85,7 +85,7 @@ export const OPENAI_ERRORS = {
         'model-openai/src/openai-model-provider.ts#OpenAIModelProvider.#resolveApiKey',
       ],
       cause:
-        'the last attempt got no complete answer within `timeoutMs`, or the call ran past `totalTimeoutMs`, which counts from its start: the reading of a function `apiKey`, the attempts and the waits between them. A key function that has given no key by then ends the call here before any request, with a message that names `apiKey` and `attempts` 0. Any attempt that would be retried (a `429`, a `5xx`, a timeout, a network failure) ends here too, not as `WEFT_OPENAI_HTTP_STATUS` or `WEFT_OPENAI_NETWORK`, when the wait before the next attempt would end past `totalTimeoutMs`, or the deadline cut the last attempt short: the message says `leaves no time for another` and names how the last attempt ended, and `httpStatus` holds the status of that attempt’s answer, when it had one. An attempt that timed out while its answer was still arriving gives that answer’s status too, and its message says so.',
+        'the last attempt got no complete answer within `timeoutMs`, or the call ran past `totalTimeoutMs`, which counts from its start: the reading of a function `apiKey`, the attempts and the waits between them. A key function that has given no key by then ends the call here before any request, with a message that names `apiKey` and `attempts` 0. Any attempt that would be retried (a `429`, a `5xx`, a timeout, a network failure) ends here too, not as `WEFT_OPENAI_HTTP_STATUS` or `WEFT_OPENAI_NETWORK`, when the wait before the next attempt would end past `totalTimeoutMs`, or the deadline cut the last attempt short: the message says `leaves no time for another` and names how the last attempt ended, and `httpStatus` holds the status of that attempt’s answer, when it had one. An attempt that timed out while its answer (a `2xx`, `429` or `5xx`) was still arriving gives that answer’s status too, and its message says so; any other error status fails as `WEFT_OPENAI_HTTP_STATUS` instead.',
       fix: 'when the message names `apiKey`, make the key function answer sooner (cache the key it reads). A local model may need longer while it loads: raise both `timeoutMs` and `totalTimeoutMs` (the second caps every attempt, so raising the first alone changes nothing past 60 s), keeping them below the runtime’s `taskTimeoutMs`. When `httpStatus` is a 429 or a 5xx, the API kept refusing: see [WEFT_OPENAI_HTTP_STATUS](#weft_openai_http_status).',
     },
     /** @claim errors-openai-network-no-time */
@@ -95,7 +95,7 @@ export const OPENAI_ERRORS = {
       raisedBy: 'every call of `OpenAIModelProvider`',
       raisers: ['model-openai/src/http.ts#exhaustedError'],
       cause:
-        'the last attempt could not reach the API: connection refused, a DNS failure, a reset connection. The message includes the system’s reason, such as `ECONNREFUSED`. An answer whose body broke off before its end (the server closed the connection half-way) ends here too, retried like a refused connection: the message says `broke off` instead of `could not reach`, and `httpStatus` holds the status the answer began with. When `totalTimeoutMs` leaves no time for another attempt, the same failure ends as [WEFT_OPENAI_TIMEOUT](#weft_openai_timeout), whose message then gives that reason.',
+        'the last attempt could not reach the API: connection refused, a DNS failure, a reset connection. The message includes the system’s reason, such as `ECONNREFUSED`. An answer (a `2xx`, `429` or `5xx`) whose body broke off before its end (the server closed the connection half-way) ends here too, retried like a refused connection, while any other error status fails at once as `WEFT_OPENAI_HTTP_STATUS`: the message says `broke off` instead of `could not reach`, and `httpStatus` holds the status the answer began with. When `totalTimeoutMs` leaves no time for another attempt, the same failure ends as [WEFT_OPENAI_TIMEOUT](#weft_openai_timeout), whose message then gives that reason.',
       fix: 'check that the server runs and that `baseUrl` points at it, including the port and the `/v1` suffix.',
     },
     /** @claim errors-openai-aborted-causes */
