@@ -72,7 +72,7 @@ export const OPENAI_ERRORS = {
         'model-openai/src/http.ts#sendWithRetry',
       ],
       cause:
-        'the API answered with an error status: a `4xx` other than `429` at once (a wrong key gives `401`, an unknown model `404`), or a `429` or `5xx` that lasted through every retry; a `3xx` that fetch did not follow fails at once too. Such a status fails the call at once even when the answer’s body broke off or was still arriving at `timeoutMs`, and the message then says so. `httpStatus` holds the status, and the message includes the API’s own explanation when its body came whole.',
+        'the API answered with an error status: a `4xx` other than `429` at once (a wrong key gives `401`, an unknown model `404`), or a `429` or `5xx` that lasted through every retry; a `3xx` that fetch did not follow fails at once too. Such a status fails the call at once even when the answer’s body broke off or was still arriving at `timeoutMs`, and the message then says so. `httpStatus` holds the status, and the message includes the API’s own explanation, when its body gave one whole.',
       fix: 'for `401` and `403`, check the key; for `404`, the model name and the base URL; for `429` and `5xx`, the provider’s limits and status, or raise `maxRetries`.',
     },
     /** @claim errors-openai-timeout-last-status */
