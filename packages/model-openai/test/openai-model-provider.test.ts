@@ -516,7 +516,7 @@ describe('OpenAIModelProvider', () => {
       );
     });
 
-    it('fails a 401 at once even when its body breaks off or stalls [claim:mpo-4xx-no-retry] [claim:oai-error-table]', async () => {
+    it('fails a 401 at once even when its body breaks off or stalls [claim:mpo-4xx-no-retry] [claim:oai-error-table] [claim:errors-openai-http-status-3xx] [claim:errors-openai-network-no-time] [claim:errors-openai-timeout-last-status]', async () => {
       const cut: Handler = (_request, response) => {
         response.writeHead(401, { 'Content-Type': 'application/json', 'Content-Length': '200' });
         response.write('{"error":');

@@ -73,7 +73,7 @@ export const MCP_ERRORS = {
       raisedBy: '`McpPlugin.connect`',
       raisers: ['plugin-mcp/src/mcp-plugin.ts#McpPlugin.connect'],
       cause:
-        'a name in a server’s `tools` allow-list is not among the tools the server listed, usually a typo or a tool the server’s version dropped.',
+        'a name in a server’s `tools` allow-list is not among the tools the server listed, usually a typo or a tool the server’s version dropped; the plugin reads at most 100 pages of a paged listing, so a tool listed past them counts as missing too.',
       fix: 'the message lists the server’s tools (the allowed ones it has and at most 50 others, with `and more` when it has more); correct the name or remove it.',
     },
     WEFT_MCP_UNSUPPORTED_SCHEMA: {

@@ -91,7 +91,7 @@ describe('McpPlugin against a server whose tool listing never ends, and its dead
     }
   });
 
-  it('gives up after 100 pages without the allow-listed tool, naming a bounded list of the others [claim:mcp-allow-list] [claim:mcp-tool-listing-bound] [claim:mcp-readme-listing-pages]', async () => {
+  it('gives up after 100 pages without the allow-listed tool, naming a bounded list of the others [claim:mcp-allow-list] [claim:mcp-tool-listing-bound] [claim:mcp-readme-listing-pages] [claim:errors-mcp-unknown-tool-list]', async () => {
     const { pages } = await pagingServer(1, false);
     const error = await McpPlugin.connect({
       servers: [{ name: 'pages', url: server?.url ?? '', tools: ['echo'] }],
