@@ -167,7 +167,7 @@ describe('getting started agent', () => {
     expect(lines.some((line) => line.msg === 'step failed')).toBe(false);
   });
 
-  it('tells the user when the reply could not be stored; later messages still see the message [claim:task-tell-when-unrecorded] [claim:task-chat-warns-unrecorded] [claim:gs-warning] [claim:gs-test-covers]', async () => {
+  it('tells the user when the reply could not be stored; later messages still see the message [claim:task-tell-when-unrecorded] [claim:task-chat-warns-unrecorded] [claim:gs-warning] [claim:gs-handler-warning] [claim:gs-test-covers]', async () => {
     // A store that keeps the trigger but fails on the task's chain.
     class FailingChainStore extends InMemoryMemoryProvider {
       override async store(

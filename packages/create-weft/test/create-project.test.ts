@@ -195,6 +195,25 @@ describe('createProject', () => {
     },
   );
 
+  // The README said every model was "read from the environment"; the scripted one reads nothing.
+  it.each(MODEL_CHOICES)(
+    "--model %s: README.md's row for src/model.ts points to .env.example, which lists model variables only when the model reads some",
+    async (model) => {
+      const directory = path.join(work, 'model-row');
+      await createProject({ directory, model, memory: 'memory', source: 'registry' });
+      const source = await readFile(path.join(directory, 'src/model.ts'), 'utf8');
+      const readme = await readFile(path.join(directory, 'README.md'), 'utf8');
+      const row = readme.split('\n').find((line) => line.startsWith('| `src/model.ts`'));
+      expect(row).toBeDefined();
+      expect(row).not.toMatch(/read from the environment/);
+      expect(row).toContain('.env.example');
+      const reads = /\benv\??\.[A-Z]/.test(source);
+      expect(reads).toBe(model !== 'scripted');
+      const example = await readFile(path.join(directory, '.env.example'), 'utf8');
+      expect(/^(?:# )?[A-Z][A-Z0-9_]*_(?:KEY|URL|MODEL)=/m.test(example)).toBe(reads);
+    },
+  );
+
   // Issue 39: .env.example described variables some projects did not read, and left out HOST
   // and WEFT_MEMORY_PATH, which they do.
   it.each(combinations)(

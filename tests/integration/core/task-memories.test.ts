@@ -275,7 +275,7 @@ class ChainHangingMemory extends InMemoryMemoryProvider {
 }
 
 describe('the chain write', () => {
-  it('a chain write that never answers leaves recorded.chain false and the task ends after 10 s [claim:tsdoc-chain-write-timeout] [claim:tsdoc-task-recorded-chain-timeout]', async () => {
+  it('a chain write that never answers leaves recorded.chain false and the task ends after 10 s [claim:tsdoc-chain-write-timeout] [claim:tsdoc-task-recorded-chain-timeout] [claim:gs-handler-warning]', async () => {
     const reply = recordingExecutor('reply');
     const { runtime } = await startedRuntime({
       plugins: [new TestPlugin('tools', { executors: [reply] })],
