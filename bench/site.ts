@@ -86,7 +86,15 @@ function timeColdBuild(site: SiteUnderTest, workDir: string): BuildFigures {
     ? [GNU_TIME, ['-f', '%M', '-o', memoryFile, command, ...args]]
     : [command, args];
   const start = process.hrtime.bigint();
-  run(measured[0], measured[1], site.dir);
+  try {
+    run(measured[0], measured[1], site.dir);
+  } catch (error) {
+    // The builds' output is not shown (it would bury the figures): name the site to rebuild.
+    throw new Error(
+      `bench:site: the cold build of ${site.label} failed; run \`${command} ${args.join(' ')}\` in ${site.dir} to see why`,
+      { cause: error },
+    );
+  }
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   const peakMb = existsSync(GNU_TIME)
     ? Number(readFileSync(memoryFile, 'utf8').trim().split('\n').pop()) / 1024
