@@ -49,6 +49,13 @@ export const IDLE_CLOSE = { code: 1000, reason: 'idle timeout' } as const;
  */
 export const REVOKED_CLOSE = { code: 4001, reason: 'access revoked' } as const;
 
+/**
+ * The close code and reason a connection gets when it sent more than `maxFramesPerSecond`
+ * frames in a second: 1008, websocket's code for a message that breaks the server's policy.
+ * @claim tsdoc-ws-flood-close
+ */
+export const FLOOD_CLOSE = { code: 1008, reason: 'too many frames' } as const;
+
 /** The longest close reason websocket allows, in UTF-8 bytes. */
 const MAX_CLOSE_REASON_BYTES = 123;
 
@@ -74,10 +81,16 @@ export class ChatConnection {
   private pingData: Buffer | undefined;
   private readonly inFlight = new Set<string>();
   private idleTimer: NodeJS.Timeout | undefined;
-  /** Set once the connection's user lost access: nothing it sends from then on becomes a task. */
-  private revoked = false;
+  /**
+   * Set once the connection is being ended, its user having lost access or it having sent too
+   * many frames: nothing it sends from then on becomes a task, and no reply is sent to it.
+   */
+  private ended = false;
   private recheckTimer: NodeJS.Timeout | undefined;
   private checking = false;
+  /** When the current one-second window of `maxFramesPerSecond` began, and its frames so far. */
+  private windowStart = 0;
+  private framesInWindow = 0;
 
   /**
    * @param request - The upgrade request, kept only with `reauthenticateMs` to run
@@ -122,8 +135,16 @@ export class ChatConnection {
    *   the plugin's close): its frames are dropped all the same, but its close code stands.
    */
   revoke(reason: string): boolean {
-    if (this.revoked) return false;
-    this.revoked = true;
+    return this.end(REVOKED_CLOSE.code, reason);
+  }
+
+  /**
+   * Drops the frames still arriving and the replies still to come, and closes the connection
+   * with `code`, cutting it off after `closeTimeoutMs` when the client does not answer.
+   */
+  private end(code: number, reason: string): boolean {
+    if (this.ended) return false;
+    this.ended = true;
     clearTimeout(this.idleTimer);
     clearInterval(this.recheckTimer);
     // ws sends no second close frame: the client gets the code it was sent already.
@@ -131,7 +152,7 @@ export class ChatConnection {
     const cutOff = setTimeout(() => this.socket.terminate(), this.host.options.closeTimeoutMs);
     cutOff.unref();
     this.socket.once('close', () => clearTimeout(cutOff));
-    this.socket.close(REVOKED_CLOSE.code, clipReason(reason));
+    this.socket.close(code, clipReason(reason));
     return true;
   }
 
@@ -140,7 +161,7 @@ export class ChatConnection {
    * same user is revoked. A check still running when the next is due is not doubled.
    */
   private async recheck(request: IncomingMessage): Promise<void> {
-    if (this.checking || this.revoked) return;
+    if (this.checking || this.ended) return;
     this.checking = true;
     const requestId = randomUUID();
     const { access, runtime } = this.host;
@@ -182,7 +203,8 @@ export class ChatConnection {
 
   private onFrame(data: RawData, isBinary: boolean): void {
     // ws still reads the frames a client sent before it saw the close frame.
-    if (this.revoked) return;
+    if (this.ended) return;
+    if (this.tooManyFrames()) return;
     this.resetIdleTimer();
     if (isBinary) {
       this.sendError(
@@ -230,6 +252,27 @@ export class ChatConnection {
     void this.run(frame).finally(() => this.inFlight.delete(frame.id));
   }
 
+  /**
+   * Counts the frame in its one-second window, and ends the connection with
+   * {@link FLOOD_CLOSE} when it is one past `maxFramesPerSecond`.
+   */
+  private tooManyFrames(): boolean {
+    const now = performance.now();
+    if (now - this.windowStart >= 1_000) {
+      this.windowStart = now;
+      this.framesInWindow = 0;
+    }
+    this.framesInWindow += 1;
+    const limit = this.host.options.maxFramesPerSecond;
+    if (this.framesInWindow <= limit) return false;
+    this.host.runtime.logger.warn(
+      { connectionId: this.id, user: this.admission.user, limit },
+      'websocket: too many frames; connection closed',
+    );
+    this.end(FLOOD_CLOSE.code, FLOOD_CLOSE.reason);
+    return true;
+  }
+
   private async run(frame: MessageFrame): Promise<void> {
     const { runtime, pluginId, options, access } = this.host;
     const requestId = randomUUID();
@@ -262,7 +305,7 @@ export class ChatConnection {
       return;
     }
     // The room check waits on the application's hook, during which access may be revoked.
-    if (this.revoked) return;
+    if (this.ended) return;
     if (!access.takeSlot(user)) {
       this.sendError(
         frame.id,
@@ -395,7 +438,7 @@ export class ChatConnection {
    * takes it in pieces.
    */
   private send(frame: ServerFrame): void {
-    if (this.revoked || this.socket.readyState !== WebSocket.OPEN) return;
+    if (this.ended || this.socket.readyState !== WebSocket.OPEN) return;
     const backlog = this.socket.bufferedAmount;
     if (backlog > this.host.options.maxBufferedBytes) {
       this.host.runtime.logger.warn(

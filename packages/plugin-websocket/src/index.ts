@@ -4,7 +4,7 @@
  * @packageDocumentation
  */
 export { SHUTDOWN_CLOSE, WEBSOCKET_PLUGIN_ID, WebSocketPlugin } from './websocket-plugin.js';
-export { IDLE_CLOSE, REVOKED_CLOSE } from './connection.js';
+export { FLOOD_CLOSE, IDLE_CLOSE, REVOKED_CLOSE } from './connection.js';
 export type { WebSocketPluginOptions } from './options.js';
 export type {
   AuthenticateResult,

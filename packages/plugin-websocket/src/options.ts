@@ -79,6 +79,13 @@ export interface WebSocketPluginOptions extends ChatAccessOptions {
   /** Most messages of one connection waiting for replies at once. Default 4. */
   maxInFlight?: number;
   /**
+   * Most frames one connection may send in a second, counted in windows of one second from its
+   * first frame; the frame past it closes the connection with `FLOOD_CLOSE` (1008), so that one
+   * client cannot make the server read and answer frames without end. Default 20.
+   * @claim tsdoc-ws-max-frames-per-second
+   */
+  maxFramesPerSecond?: number;
+  /**
    * Longest a message waits for its reply, counted from its `accepted` frame, before an error
    * frame frees its slot. Default 120000.
    */
@@ -138,6 +145,7 @@ const DEFAULTS = {
   maxConnections: 1_000,
   maxConnectionsPerUser: 16,
   maxInFlight: 4,
+  maxFramesPerSecond: 20,
   taskTimeoutMs: 120_000,
   heartbeatIntervalMs: 30_000,
   idleTimeoutMs: 600_000,
@@ -166,6 +174,7 @@ const OPTION_NAMES = Object.keys({
   maxConnections: true,
   maxConnectionsPerUser: true,
   maxInFlight: true,
+  maxFramesPerSecond: true,
   taskTimeoutMs: true,
   heartbeatIntervalMs: true,
   idleTimeoutMs: true,
@@ -182,6 +191,7 @@ const POSITIVE_OPTIONS = [
   'maxConnectionsPerUser',
   'maxInFlight',
   'maxInFlightPerUser',
+  'maxFramesPerSecond',
   'taskTimeoutMs',
   'heartbeatIntervalMs',
   'idleTimeoutMs',

@@ -1579,6 +1579,7 @@ describe('WebSocketPlugin defaults', () => {
       maxConnections: 1_000,
       maxConnectionsPerUser: 16,
       maxInFlight: 4,
+      maxFramesPerSecond: 20,
       taskTimeoutMs: 120_000,
       heartbeatIntervalMs: 30_000,
       idleTimeoutMs: 600_000,
