@@ -48,6 +48,7 @@ describe('@weft/core bundled for a browser', () => {
     const browser = (await import('../../packages/core/src/platform/browser')) as object;
     expect(Object.keys(browser).sort()).toEqual(Object.keys(node).sort());
     for (const name of [
+      'hostEnvironment',
       'loadHttpServer',
       'createDefaultLogger',
       'onStopSignal',
@@ -55,6 +56,10 @@ describe('@weft/core bundled for a browser', () => {
     ]) {
       expect(Object.keys(node)).toContain(name);
     }
+    // The HTTP server itself is in src/server/; platform/node.ts is what loads it.
+    expect(readFileSync(path.join(coreDir, 'src/platform/node.ts'), 'utf8')).toContain(
+      "await import('../server/server-manager.js')",
+    );
   });
 
   it("leaves out zod's translations of its messages, which the core never uses", async () => {

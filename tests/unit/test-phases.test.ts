@@ -105,6 +105,13 @@ describe('npm test', () => {
     ).toEqual(['test:packages', 'test:node-versions', 'test:scaffold', 'lint', 'typecheck']);
   });
 
+  it('lets lint print as it goes when it runs without typecheck, beside no other phase [claim:cg-test-held-output]', () => {
+    const { status, stdout } = npmTest(['lint'], 'none');
+    expect(status).toBe(0);
+    expect(stdout).toContain('output of lint\n');
+    expect(stdout).not.toContain('===== lint (ran beside another phase)');
+  }, 60_000);
+
   it('stops at the first phase that fails, starting no later one [claim:cg-npm-test-phases]', () => {
     // The site checks come before the unit tests in their lane; the e2e stage after every lane.
     const { status, ran } = npmTest(['test:build', 'test:unit', 'test:e2e'], 'test:build');
