@@ -15,6 +15,7 @@ import { describeError } from '@weft/core/internal';
 import { OpenAIModelProviderError } from './errors.js';
 import { abortedError, attemptRequest, sendWithRetry, type HttpRequest } from './http.js';
 import {
+  isPresentKey,
   isSendableKey,
   parseOptions,
   type OpenAIModelProviderOptions,
@@ -232,8 +233,9 @@ export class OpenAIModelProvider extends ModelProvider {
         `${this.#label}: option "apiKey" must resolve to a string, got ${value === null ? 'null' : typeof value}`,
       );
     }
-    // An empty key (an unset environment variable, say) means "send no Authorization header".
-    if (value === '') return undefined;
+    // An empty key (an unset environment variable, say), or one of white space alone (an empty
+    // key file read with its line break), means "send no Authorization header".
+    if (!isPresentKey(value)) return undefined;
     if (!isSendableKey(value)) {
       throw new OpenAIModelProviderError(
         'WEFT_OPENAI_API_KEY',

@@ -31,8 +31,9 @@ export interface OpenAIModelProviderOptions {
    * key with a control character other than a tab (a line break, a NUL, an escape) or a character
    * beyond Latin-1 such as € (which no header can carry; the message does not show it), fails the
    * call with `WEFT_OPENAI_API_KEY`, without a request; a function that resolves to an
-   * empty string (an unset environment variable) sends no `Authorization` header, whereas an empty
-   * string or such a key given directly is refused by the constructor. Leave it out for servers
+   * empty string (an unset environment variable) or to white space alone (an empty key file read
+   * with its line break) sends no `Authorization` header, whereas such a string or such a key
+   * given directly is refused by the constructor. Leave it out for servers
    * that need no key (Ollama, LM Studio, a local vLLM). Default: none.
    * @claim tsdoc-openai-api-key
    */
@@ -218,6 +219,20 @@ function isValidHeaders(value: Record<string, string>): boolean {
 const isFunction = (value: unknown): boolean => typeof value === 'function';
 
 /**
+ * Whether a key holds anything but white space. An empty key, or one of white space alone (a
+ * blank environment variable, an empty key file read with its line break), is no key: given
+ * directly it is refused, and from a key function it means "send no `Authorization` header",
+ * rather than a header of `Bearer` with nothing after it.
+ *
+ * @param key - The key, as given or as a key function resolved it.
+ * @returns `true` when the key holds a character other than white space.
+ * @internal
+ */
+export function isPresentKey(key: string): boolean {
+  return key.trim() !== '';
+}
+
+/**
  * Whether a key can be sent as `Authorization: Bearer <key>`. A control character other than a
  * tab (a line break, a NUL, an escape) or a character beyond Latin-1 cannot: `Headers` refuses
  * some of them with an error that quotes the whole header, key included, and fetch refuses the
@@ -252,7 +267,7 @@ const optionsSchema = z.strictObject({
     .refine((value) => isHttpUrl(value) && baseUrlProblem(value) === undefined),
   apiKey: z
     .union([
-      z.string().min(1).refine(isSendableKey),
+      z.string().refine(isPresentKey).refine(isSendableKey),
       z.custom<() => string | Promise<string>>(isFunction),
     ])
     .optional(),
@@ -274,7 +289,7 @@ const REQUIREMENTS: Record<OptionName, string> = {
   id: 'must be a non-empty string without a control character such as a line break',
   baseUrl: 'must be an absolute http(s) URL',
   apiKey:
-    'must be a non-empty string or a function returning one, without a control character other than a tab (such as a line break or a NUL) or a character beyond Latin-1',
+    'must be a non-empty string (not white space alone) or a function returning one, without a control character other than a tab (such as a line break or a NUL) or a character beyond Latin-1',
   model: 'must be a non-empty string (the model name the API knows)',
   timeoutMs: `must be a positive integer number of milliseconds, ${TIMER_LIMIT_RULE}`,
   maxRetries: 'must be a non-negative integer',

@@ -204,6 +204,18 @@ describe('OpenAIModelProvider', () => {
       server.enqueue(completion('ok'));
       await generate(provider({ apiKey: () => '' }));
       expect(server.requests[0]?.headers.authorization).toBeUndefined();
+      // White space alone (a blank variable, an empty key file read with its line break) is no
+      // key either: no header, rather than "Bearer" with nothing after it.
+      for (const blank of ['  ', '\n', ' \t\r\n']) {
+        server.enqueue(completion('ok'));
+        await generate(provider({ apiKey: async () => blank }));
+      }
+      expect(server.requests.map((request) => request.headers.authorization)).toEqual([
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+      ]);
       const error = await failure(
         generate(provider({ apiKey: async () => 42 as unknown as string })),
       );
@@ -212,7 +224,7 @@ describe('OpenAIModelProvider', () => {
         'OpenAIModelProvider "openai": option "apiKey" must resolve to a string, got number [WEFT_OPENAI_API_KEY]',
       );
       expect(error.attempts).toBeUndefined();
-      expect(server.requests).toHaveLength(1);
+      expect(server.requests).toHaveLength(4);
     });
 
     it('refuses a key no header can carry with its own error, never quoting the key [claim:mpo-no-secret-echo] [claim:mpo-error-fields] [claim:tsdoc-openai-api-key] [claim:errors-openai-api-key-unsendable] [claim:oai-apikey-throws]', async () => {
@@ -240,7 +252,7 @@ describe('OpenAIModelProvider', () => {
       // Given directly, the constructor refuses it, without quoting it either.
       const create = () => provider({ apiKey: 'sk-secret-2\nX' });
       expect(create).toThrow(
-        /option "apiKey" must be a non-empty string or a function returning one, without a control character other than a tab \(such as a line break or a NUL\) or a character beyond Latin-1, got a string \[WEFT_OPENAI_INVALID_OPTIONS\]$/,
+        /option "apiKey" must be a non-empty string \(not white space alone\) or a function returning one, without a control character other than a tab \(such as a line break or a NUL\) or a character beyond Latin-1, got a string \[WEFT_OPENAI_INVALID_OPTIONS\]$/,
       );
       for (const key of ['sk-secret-2\u0001X', 'sk-secret-2\u009bX']) {
         expect(() => provider({ apiKey: key })).toThrow(
@@ -815,7 +827,7 @@ describe('OpenAIModelProvider', () => {
       ],
       [
         { apiKey: 42 },
-        'option "apiKey" must be a non-empty string or a function returning one, without a control character other than a tab (such as a line break or a NUL) or a character beyond Latin-1, got a number',
+        'option "apiKey" must be a non-empty string (not white space alone) or a function returning one, without a control character other than a tab (such as a line break or a NUL) or a character beyond Latin-1, got a number',
       ],
       [
         { headers: { 'Bad Header': 'x' } },

@@ -128,6 +128,8 @@ describe('OpenAIModelProvider options', () => {
       [{ totalTimeoutMs: -1 }, 'option "totalTimeoutMs"'],
       [{ maxRetries: -1 }, 'option "maxRetries"'],
       [{ apiKey: '' }, 'option "apiKey"'],
+      [{ apiKey: '  ' }, 'option "apiKey"'],
+      [{ apiKey: '\n' }, 'option "apiKey"'],
       [{ apiKey: 'sk-a\nb' }, 'option "apiKey"'],
       [{ apiKey: 'sk-a\u0007b' }, 'option "apiKey"'],
       [{ headers: { 'X-Trace': 'a\u0007b' } }, 'option "headers"'],
