@@ -21,7 +21,8 @@ export interface OpenAIModelProviderOptions {
    */
   baseUrl: string;
   /**
-   * The API key, sent as `Authorization: Bearer <key>`. A function is called once per call,
+   * The API key, sent as `Authorization: Bearer <key>`, without the white space around it (line
+   * breaks included), given directly or by a function. A function is called once per call,
    * before its first attempt (its retries reuse the key), and once per `checkHealth()`, so a
    * rotated secret is picked up; cache inside it if reading is expensive. Its reading counts
    * against the call's `totalTimeoutMs` (the health check's `timeoutMs`): a key that has not come
@@ -80,7 +81,7 @@ export interface OpenAIModelProviderOptions {
   /**
    * Extra headers for every request, such as `OpenAI-Organization`. They override the default
    * `Content-Type` and `Accept`; an `Authorization` header here is replaced when `apiKey` gives
-   * a non-empty key. Default: none.
+   * a key that is not empty or white space alone. Default: none.
    */
   headers?: Record<string, string>;
   /** The fetch implementation to use. Default: the global `fetch`. */
@@ -219,20 +220,6 @@ function isValidHeaders(value: Record<string, string>): boolean {
 const isFunction = (value: unknown): boolean => typeof value === 'function';
 
 /**
- * Whether a key holds anything but white space. An empty key, or one of white space alone (a
- * blank environment variable, an empty key file read with its line break), is no key: given
- * directly it is refused, and from a key function it means "send no `Authorization` header",
- * rather than a header of `Bearer` with nothing after it.
- *
- * @param key - The key, as given or as a key function resolved it.
- * @returns `true` when the key holds a character other than white space.
- * @internal
- */
-export function isPresentKey(key: string): boolean {
-  return key.trim() !== '';
-}
-
-/**
  * Whether a key can be sent as `Authorization: Bearer <key>`. A control character other than a
  * tab (a line break, a NUL, an escape) or a character beyond Latin-1 cannot: `Headers` refuses
  * some of them with an error that quotes the whole header, key included, and fetch refuses the
@@ -267,7 +254,7 @@ const optionsSchema = z.strictObject({
     .refine((value) => isHttpUrl(value) && baseUrlProblem(value) === undefined),
   apiKey: z
     .union([
-      z.string().refine(isPresentKey).refine(isSendableKey),
+      z.string().trim().min(1).refine(isSendableKey),
       z.custom<() => string | Promise<string>>(isFunction),
     ])
     .optional(),

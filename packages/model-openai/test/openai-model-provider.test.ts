@@ -232,8 +232,6 @@ describe('OpenAIModelProvider', () => {
       // control character passes Headers but makes fetch fail as a network error on every retry.
       for (const key of [
         'sk-secret-2\nX',
-        // A line break at the start of the key is inside the header value, after "Bearer ".
-        '\nsk-secret-2',
         'sk-secret-2\u0000',
         'sk-secret-2\u20ac',
         'sk-secret-2\u001bX',
@@ -259,13 +257,21 @@ describe('OpenAIModelProvider', () => {
           /option "apiKey" .*got a string \[WEFT_OPENAI_INVALID_OPTIONS\]$/,
         );
       }
-      // A trailing line break (a key read from a file) is not inside the header: fetch trims it.
-      // A tab inside is a character a header may carry, and so is a Latin-1 letter.
-      server.enqueue(completion('ok'), completion('ok'), completion('ok'));
+      // White space around the key (a line break at the end of a key file, a space before it) is
+      // trimmed, so the header holds one space after "Bearer", as a server comparing it whole
+      // expects. A tab inside is a character a header may carry, and so is a Latin-1 letter.
+      server.enqueue(completion('ok'), completion('ok'), completion('ok'), completion('ok'));
+      server.enqueue(completion('ok'), completion('ok'));
       await generate(provider({ apiKey: () => 'sk-padded\n' }));
+      await generate(provider({ apiKey: () => '\nsk-padded' }));
+      await generate(provider({ apiKey: async () => ' sk-padded \r\n' }));
+      await generate(provider({ apiKey: ' sk-padded\n' }));
       await generate(provider({ apiKey: () => 'sk-a\tb' }));
       await generate(provider({ apiKey: () => 'sk-\u00e9' }));
       expect(server.requests.map((request) => request.headers.authorization)).toEqual([
+        'Bearer sk-padded',
+        'Bearer sk-padded',
+        'Bearer sk-padded',
         'Bearer sk-padded',
         'Bearer sk-a\tb',
         'Bearer sk-\u00e9',
@@ -672,7 +678,7 @@ describe('OpenAIModelProvider', () => {
   });
 
   describe('called directly, without the runtime', () => {
-    it('checks neither the input nor the options against the capability schemas [claim:oai-direct-unchecked] [claim:mpo-error-fields] [claim:oai-errors]', async () => {
+    it('checks neither the input nor the options against the capability schemas [claim:oai-direct-unchecked] [claim:oai-direct-sent-fields] [claim:mpo-error-fields] [claim:oai-errors]', async () => {
       const error: unknown = await generate(provider(), {}, { prompt: 'Say hi.' }).catch(
         (reason: unknown) => reason,
       );
@@ -706,6 +712,19 @@ describe('OpenAIModelProvider', () => {
       const body = server.requests[1]?.json as Record<string, unknown>;
       expect(body).toMatchObject({ temperature: null, max_tokens: null });
       expect(Object.keys(body).sort()).toEqual(['max_tokens', 'messages', 'model', 'temperature']);
+      // Only a message's role and content are sent; a json other than true asks for nothing, and
+      // a null temperature counts as none, so defaultTemperature applies.
+      server.enqueue(completion('ok'));
+      await generate(
+        provider({ defaultTemperature: 0.3 }),
+        { options: { json: 1, temperature: null } as never },
+        { messages: [{ role: 'user', content: 'hi', name: 'ann' }] } as never,
+      );
+      expect(server.requests[2]?.json).toEqual({
+        model: 'test-model',
+        messages: [{ role: 'user', content: 'hi' }],
+        temperature: 0.3,
+      });
     });
   });
 
