@@ -227,7 +227,7 @@ describe('OpenAIModelProvider', () => {
       expect(server.requests).toHaveLength(4);
     });
 
-    it('refuses a key no header can carry with its own error, never quoting the key [claim:mpo-no-secret-echo] [claim:mpo-error-fields] [claim:tsdoc-openai-api-key] [claim:errors-openai-api-key-unsendable] [claim:oai-apikey-throws]', async () => {
+    it('refuses a key no header can carry with its own error, never quoting the key [claim:mpo-no-secret-echo] [claim:mpo-error-fields] [claim:tsdoc-openai-api-key] [claim:errors-openai-api-key-unsendable] [claim:oai-apikey-throws] [claim:oai-errors]', async () => {
       // fetch's own error for such a header quotes it whole, key included; an escape or another
       // control character passes Headers but makes fetch fail as a network error on every retry.
       for (const key of [
