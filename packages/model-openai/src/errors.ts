@@ -49,7 +49,7 @@ export const OPENAI_ERRORS = {
       raisedBy: '`new OpenAIModelProvider`',
       raisers: ['model-openai/src/options.ts#invalid'],
       cause:
-        'the constructor was given a bad option, such as a `baseUrl` that is not an absolute http(s) URL or holds a user name, a password, a control character, a query or a fragment, an `id` that is empty or holds a control character, an empty `model`, a timeout that is not a positive whole number of milliseconds (`0` included), a `timeoutMs` or `totalTimeoutMs` over 2147483647 ms (the longest delay a Node.js timer keeps), a negative `maxRetries`, an `apiKey` string that is empty or holds a control character other than a tab (a line break, a NUL; a line break at its end is trimmed) or a character beyond Latin-1 such as €, a `headers` value holding such a character, or an unknown option name.',
+        'the constructor was given a bad option, such as a `baseUrl` that is not an absolute http(s) URL or holds a user name, a password, a control character, a query or a fragment, an `id` that is empty or holds a control character, an empty `model`, a timeout that is not a positive whole number of milliseconds (`0` included), a `timeoutMs` or `totalTimeoutMs` over 2147483647 ms (the longest delay a Node.js timer keeps), a negative `maxRetries`, an `apiKey` string that is empty, white space alone, or holds a control character other than a tab (a line break, a NUL; white space around the key, a line break included, is trimmed) or a character beyond Latin-1 such as €, a `headers` value holding such a character, or an unknown option name.',
       fix: 'the message names the first bad option and what it must be.',
     },
     /** @claim errors-openai-api-key-unsendable */
@@ -60,7 +60,7 @@ export const OPENAI_ERRORS = {
       raisers: ['model-openai/src/openai-model-provider.ts#OpenAIModelProvider.#resolveApiKey'],
       cause:
         'the `apiKey` function threw, or returned something other than a string, or a key with a control character other than a tab (a line break, a NUL, an escape) or a character beyond Latin-1 such as € inside it, which no HTTP header can carry (the message does not show the key).',
-      fix: 'make the function return the key as a string, without line breaks inside it (one at the end, from a file, is trimmed). An empty string is allowed and sends no `Authorization` header; see [A missing API key](../guides/troubleshooting.md#a-missing-api-key).',
+      fix: 'make the function return the key as a string, without line breaks inside it (white space around it, such as the line break at the end of a file, is trimmed). An empty string, or one of white space alone (an empty key file), is allowed and sends no `Authorization` header; see [A missing API key](../guides/troubleshooting.md#a-missing-api-key).',
     },
     /** @claim errors-openai-http-status-3xx */
     WEFT_OPENAI_HTTP_STATUS: {

@@ -232,15 +232,19 @@ export class OpenAIModelProvider extends ModelProvider {
         `${this.#label}: option "apiKey" must resolve to a string, got ${value === null ? 'null' : typeof value}`,
       );
     }
-    // An empty key (an unset environment variable, say) means "send no Authorization header".
-    if (value === '') return undefined;
-    if (!isSendableKey(value)) {
+    // White space around the key is no part of it: left in, a space before it would reach the
+    // header as "Bearer  sk-...", which a server that compares the header whole refuses. An empty
+    // key (an unset environment variable), or one of white space alone (an empty key file read
+    // with its line break), means "send no Authorization header".
+    const key = value.trim();
+    if (key === '') return undefined;
+    if (!isSendableKey(key)) {
       throw new OpenAIModelProviderError(
         'WEFT_OPENAI_API_KEY',
         `${this.#label}: option "apiKey" gave a key that no HTTP header can carry (it holds a control character other than a tab, such as a line break or a NUL, or a character beyond Latin-1 such as €); the key is not shown`,
       );
     }
-    return value;
+    return key;
   }
 }
 

@@ -21,7 +21,8 @@ export interface OpenAIModelProviderOptions {
    */
   baseUrl: string;
   /**
-   * The API key, sent as `Authorization: Bearer <key>`. A function is called once per call,
+   * The API key, sent as `Authorization: Bearer <key>`, without the white space around it (line
+   * breaks included), given directly or by a function. A function is called once per call,
    * before its first attempt (its retries reuse the key), and once per `checkHealth()`, so a
    * rotated secret is picked up; cache inside it if reading is expensive. Its reading counts
    * against the call's `totalTimeoutMs` (the health check's `timeoutMs`): a key that has not come
@@ -31,8 +32,9 @@ export interface OpenAIModelProviderOptions {
    * key with a control character other than a tab (a line break, a NUL, an escape) or a character
    * beyond Latin-1 such as € (which no header can carry; the message does not show it), fails the
    * call with `WEFT_OPENAI_API_KEY`, without a request; a function that resolves to an
-   * empty string (an unset environment variable) sends no `Authorization` header, whereas an empty
-   * string or such a key given directly is refused by the constructor. Leave it out for servers
+   * empty string (an unset environment variable) or to white space alone (an empty key file read
+   * with its line break) sends no `Authorization` header, whereas such a string or such a key
+   * given directly is refused by the constructor. Leave it out for servers
    * that need no key (Ollama, LM Studio, a local vLLM). Default: none.
    * @claim tsdoc-openai-api-key
    */
@@ -79,7 +81,7 @@ export interface OpenAIModelProviderOptions {
   /**
    * Extra headers for every request, such as `OpenAI-Organization`. They override the default
    * `Content-Type` and `Accept`; an `Authorization` header here is replaced when `apiKey` gives
-   * a non-empty key. Default: none.
+   * a key that is not empty or white space alone. Default: none.
    */
   headers?: Record<string, string>;
   /** The fetch implementation to use. Default: the global `fetch`. */
@@ -252,7 +254,7 @@ const optionsSchema = z.strictObject({
     .refine((value) => isHttpUrl(value) && baseUrlProblem(value) === undefined),
   apiKey: z
     .union([
-      z.string().min(1).refine(isSendableKey),
+      z.string().trim().min(1).refine(isSendableKey),
       z.custom<() => string | Promise<string>>(isFunction),
     ])
     .optional(),
@@ -274,7 +276,7 @@ const REQUIREMENTS: Record<OptionName, string> = {
   id: 'must be a non-empty string without a control character such as a line break',
   baseUrl: 'must be an absolute http(s) URL',
   apiKey:
-    'must be a non-empty string or a function returning one, without a control character other than a tab (such as a line break or a NUL) or a character beyond Latin-1',
+    'must be a non-empty string (not white space alone) or a function returning one, without a control character other than a tab (such as a line break or a NUL) or a character beyond Latin-1',
   model: 'must be a non-empty string (the model name the API knows)',
   timeoutMs: `must be a positive integer number of milliseconds, ${TIMER_LIMIT_RULE}`,
   maxRetries: 'must be a non-negative integer',

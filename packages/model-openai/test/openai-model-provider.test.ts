@@ -204,6 +204,18 @@ describe('OpenAIModelProvider', () => {
       server.enqueue(completion('ok'));
       await generate(provider({ apiKey: () => '' }));
       expect(server.requests[0]?.headers.authorization).toBeUndefined();
+      // White space alone (a blank variable, an empty key file read with its line break) is no
+      // key either: no header, rather than "Bearer" with nothing after it.
+      for (const blank of ['  ', '\n', ' \t\r\n']) {
+        server.enqueue(completion('ok'));
+        await generate(provider({ apiKey: async () => blank }));
+      }
+      expect(server.requests.map((request) => request.headers.authorization)).toEqual([
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+      ]);
       const error = await failure(
         generate(provider({ apiKey: async () => 42 as unknown as string })),
       );
@@ -212,16 +224,14 @@ describe('OpenAIModelProvider', () => {
         'OpenAIModelProvider "openai": option "apiKey" must resolve to a string, got number [WEFT_OPENAI_API_KEY]',
       );
       expect(error.attempts).toBeUndefined();
-      expect(server.requests).toHaveLength(1);
+      expect(server.requests).toHaveLength(4);
     });
 
-    it('refuses a key no header can carry with its own error, never quoting the key [claim:mpo-no-secret-echo] [claim:mpo-error-fields] [claim:tsdoc-openai-api-key] [claim:errors-openai-api-key-unsendable] [claim:oai-apikey-throws]', async () => {
+    it('refuses a key no header can carry with its own error, never quoting the key [claim:mpo-no-secret-echo] [claim:mpo-error-fields] [claim:tsdoc-openai-api-key] [claim:errors-openai-api-key-unsendable] [claim:oai-apikey-throws] [claim:oai-errors]', async () => {
       // fetch's own error for such a header quotes it whole, key included; an escape or another
       // control character passes Headers but makes fetch fail as a network error on every retry.
       for (const key of [
         'sk-secret-2\nX',
-        // A line break at the start of the key is inside the header value, after "Bearer ".
-        '\nsk-secret-2',
         'sk-secret-2\u0000',
         'sk-secret-2\u20ac',
         'sk-secret-2\u001bX',
@@ -240,20 +250,28 @@ describe('OpenAIModelProvider', () => {
       // Given directly, the constructor refuses it, without quoting it either.
       const create = () => provider({ apiKey: 'sk-secret-2\nX' });
       expect(create).toThrow(
-        /option "apiKey" must be a non-empty string or a function returning one, without a control character other than a tab \(such as a line break or a NUL\) or a character beyond Latin-1, got a string \[WEFT_OPENAI_INVALID_OPTIONS\]$/,
+        /option "apiKey" must be a non-empty string \(not white space alone\) or a function returning one, without a control character other than a tab \(such as a line break or a NUL\) or a character beyond Latin-1, got a string \[WEFT_OPENAI_INVALID_OPTIONS\]$/,
       );
       for (const key of ['sk-secret-2\u0001X', 'sk-secret-2\u009bX']) {
         expect(() => provider({ apiKey: key })).toThrow(
           /option "apiKey" .*got a string \[WEFT_OPENAI_INVALID_OPTIONS\]$/,
         );
       }
-      // A trailing line break (a key read from a file) is not inside the header: fetch trims it.
-      // A tab inside is a character a header may carry, and so is a Latin-1 letter.
-      server.enqueue(completion('ok'), completion('ok'), completion('ok'));
+      // White space around the key (a line break at the end of a key file, a space before it) is
+      // trimmed, so the header holds one space after "Bearer", as a server comparing it whole
+      // expects. A tab inside is a character a header may carry, and so is a Latin-1 letter.
+      server.enqueue(completion('ok'), completion('ok'), completion('ok'), completion('ok'));
+      server.enqueue(completion('ok'), completion('ok'));
       await generate(provider({ apiKey: () => 'sk-padded\n' }));
+      await generate(provider({ apiKey: () => '\nsk-padded' }));
+      await generate(provider({ apiKey: async () => ' sk-padded \r\n' }));
+      await generate(provider({ apiKey: ' sk-padded\n' }));
       await generate(provider({ apiKey: () => 'sk-a\tb' }));
       await generate(provider({ apiKey: () => 'sk-\u00e9' }));
       expect(server.requests.map((request) => request.headers.authorization)).toEqual([
+        'Bearer sk-padded',
+        'Bearer sk-padded',
+        'Bearer sk-padded',
         'Bearer sk-padded',
         'Bearer sk-a\tb',
         'Bearer sk-\u00e9',
@@ -660,7 +678,7 @@ describe('OpenAIModelProvider', () => {
   });
 
   describe('called directly, without the runtime', () => {
-    it('checks neither the input nor the options against the capability schemas [claim:oai-direct-unchecked] [claim:mpo-error-fields] [claim:oai-errors]', async () => {
+    it('checks neither the input nor the options against the capability schemas [claim:oai-direct-unchecked] [claim:oai-direct-sent-fields] [claim:mpo-error-fields] [claim:oai-errors]', async () => {
       const error: unknown = await generate(provider(), {}, { prompt: 'Say hi.' }).catch(
         (reason: unknown) => reason,
       );
@@ -694,6 +712,19 @@ describe('OpenAIModelProvider', () => {
       const body = server.requests[1]?.json as Record<string, unknown>;
       expect(body).toMatchObject({ temperature: null, max_tokens: null });
       expect(Object.keys(body).sort()).toEqual(['max_tokens', 'messages', 'model', 'temperature']);
+      // Only a message's role and content are sent; a json other than true asks for nothing, and
+      // a null temperature counts as none, so defaultTemperature applies.
+      server.enqueue(completion('ok'));
+      await generate(
+        provider({ defaultTemperature: 0.3 }),
+        { options: { json: 1, temperature: null } as never },
+        { messages: [{ role: 'user', content: 'hi', name: 'ann' }] } as never,
+      );
+      expect(server.requests[2]?.json).toEqual({
+        model: 'test-model',
+        messages: [{ role: 'user', content: 'hi' }],
+        temperature: 0.3,
+      });
     });
   });
 
@@ -815,7 +846,7 @@ describe('OpenAIModelProvider', () => {
       ],
       [
         { apiKey: 42 },
-        'option "apiKey" must be a non-empty string or a function returning one, without a control character other than a tab (such as a line break or a NUL) or a character beyond Latin-1, got a number',
+        'option "apiKey" must be a non-empty string (not white space alone) or a function returning one, without a control character other than a tab (such as a line break or a NUL) or a character beyond Latin-1, got a number',
       ],
       [
         { headers: { 'Bad Header': 'x' } },

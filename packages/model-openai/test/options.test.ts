@@ -12,7 +12,7 @@ import { chatServerPerTest, send } from './support/chat-server-per-test.js';
 const server = chatServerPerTest();
 
 describe('OpenAIModelProvider options', () => {
-  it('lets headers override Accept and Content-Type, and a non-empty apiKey replace their Authorization [claim:oai-headers]', async () => {
+  it('lets headers override Accept and Content-Type, and an apiKey that is not blank replace their Authorization [claim:oai-headers]', async () => {
     server.enqueue(completion('one'), completion('two'), completion('three'));
     const headers = {
       Accept: 'application/vnd.custom+json',
@@ -26,7 +26,18 @@ describe('OpenAIModelProvider options', () => {
     await send(
       new OpenAIModelProvider({ baseUrl: server.baseUrl, model: 'm', headers, apiKey: () => '' }),
     );
-    const [withoutKey, withKey, withEmptyKey] = server.requests.map((request) => request.headers);
+    server.enqueue(completion('four'));
+    await send(
+      new OpenAIModelProvider({
+        baseUrl: server.baseUrl,
+        model: 'm',
+        headers,
+        apiKey: () => ' \n',
+      }),
+    );
+    const [withoutKey, withKey, withEmptyKey, withBlankKey] = server.requests.map(
+      (request) => request.headers,
+    );
     expect(withoutKey).toMatchObject({
       accept: 'application/vnd.custom+json',
       'content-type': 'application/json; charset=utf-8',
@@ -35,6 +46,8 @@ describe('OpenAIModelProvider options', () => {
     expect(withKey?.authorization).toBe('Bearer sk-key');
     // An empty key sends no Authorization of its own, so the header's stays.
     expect(withEmptyKey?.authorization).toBe('Bearer from-headers');
+    // So does a key of white space alone.
+    expect(withBlankKey?.authorization).toBe('Bearer from-headers');
   });
 
   it('refuses a baseUrl with a user name or password without showing it, and one with a query or a fragment, before any request [claim:oai-baseurl] [claim:tsdoc-openai-baseurl-plain] [claim:oai-no-echo]', () => {
@@ -128,6 +141,8 @@ describe('OpenAIModelProvider options', () => {
       [{ totalTimeoutMs: -1 }, 'option "totalTimeoutMs"'],
       [{ maxRetries: -1 }, 'option "maxRetries"'],
       [{ apiKey: '' }, 'option "apiKey"'],
+      [{ apiKey: '  ' }, 'option "apiKey"'],
+      [{ apiKey: '\n' }, 'option "apiKey"'],
       [{ apiKey: 'sk-a\nb' }, 'option "apiKey"'],
       [{ apiKey: 'sk-a\u0007b' }, 'option "apiKey"'],
       [{ headers: { 'X-Trace': 'a\u0007b' } }, 'option "headers"'],
