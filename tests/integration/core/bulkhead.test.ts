@@ -544,6 +544,33 @@ describe('bulkhead slots and deadlines', () => {
     expect(timedOut.chain.at(-1)?.error).toContain('[WEFT_TASK_TIMEOUT]');
   });
 
+  it('without a limits entry for the store, holds its calls to maxConcurrent, by default one less than the workers [claim:task-hung-store-others-run]', async () => {
+    const memory = new InMemoryMemoryProvider();
+    const store = memory.store.bind(memory);
+    // Recording the trigger of a task in space `a` never returns; every other write does.
+    memory.store = (input) =>
+      input.space === 'a' && input.kind === 'trigger' ? new Promise(() => undefined) : store(input);
+    const { runtime } = await startedRuntime({
+      memory,
+      responses: planner(['echo', 'reply']),
+      // Two workers: the store's default limit is 1, which the hung call takes.
+      options: {
+        shutdown: 'cancel',
+        taskTimeoutMs: 1_500,
+        scheduler: { concurrency: 2 },
+        bulkhead: { maxWaitMs: 100 },
+      },
+    });
+    const hung = runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 'a' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Each of its memory calls waits maxWaitMs for the slot the hung call holds, then fails.
+    const other = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 'b' });
+    expect(other.status).toBe('completed');
+    expect(other.recorded).toEqual({ trigger: false, chain: false });
+    expect(other.historyUnavailable?.errorId).toEqual(expect.any(String));
+    expect((await hung).status).toBe('failed');
+  });
+
   it('gives up the chain write after 10 s while it waits for a slot of a hung store, sooner than a longer maxWaitMs and without WEFT_BULKHEAD_FULL [claim:prod-shared-memory-hangs] [claim:cfg-bulkhead-wait] [claim:task-hung-chain-write]', async () => {
     const { logger, lines } = capturingLogger();
     const memory = new InMemoryMemoryProvider();
