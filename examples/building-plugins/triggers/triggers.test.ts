@@ -266,70 +266,80 @@ describe('a start trigger', () => {
     ).toHaveLength(chains.length);
   });
 
-  it('logs the 503 of a tick whose queued task a cancel stop drops, leaving no unhandled rejection [claim:trig-tick-503]', async () => {
-    const lines: { msg: string; error?: string }[] = [];
-    const warnings = pino(
-      { level: 'warn' },
-      { write: (line: string) => lines.push(JSON.parse(line)) },
-    );
-    const unhandled: unknown[] = [];
-    const onUnhandled = (reason: unknown) => unhandled.push(reason);
-    process.on('unhandledRejection', onUnhandled);
-    try {
-      // Each task plans for 50 ms while the timer ticks every 10 ms, so the
-      // space's later tasks wait in the queue.
-      const runtime = await Runtime.init({
-        models: [
-          new ScriptedModelProvider({
-            fallback: async () => {
-              await new Promise((resolve) => setTimeout(resolve, 50));
-              return { steps: [{ pluginId: 'heartbeat', action: 'tick' }] };
-            },
-          }),
-        ],
-        memory: new InMemoryMemoryProvider(),
-        plugins: [new HeartbeatPlugin(10)],
-        options: {
-          logger: warnings,
-          pipelineReview: 'never',
-          shutdown: 'cancel',
-        },
-      });
-      // Keeps each dispatch's promise without handling it: the plugin's own
-      // .catch must be what handles a rejection.
-      const dispatched: Promise<unknown>[] = [];
-      const dispatch = runtime.dispatch.bind(runtime);
-      runtime.dispatch = (event) => {
-        const done = dispatch(event);
-        dispatched.push(done);
-        return done;
-      };
-      await runtime.start();
-      const deadline = Date.now() + 5_000;
-      while (dispatched.length < 4 && Date.now() < deadline)
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      expect(dispatched.length).toBeGreaterThanOrEqual(4);
-      await runtime.stop();
-      await new Promise((resolve) => setTimeout(resolve, 20));
-
-      const rejected = (await Promise.allSettled(dispatched)).flatMap(
-        (outcome) => (outcome.status === 'rejected' ? [outcome.reason] : []),
+  // A stop cancels the tasks still waiting in 'cancel' mode at once, and in the
+  // default 'drain' mode once shutdownTimeoutMs has run out.
+  it.each([
+    { mode: 'cancel', stop: { shutdown: 'cancel' as const } },
+    { mode: 'drain', stop: { shutdownTimeoutMs: 20 } },
+  ])(
+    'logs the 503 of a tick whose queued task a $mode stop cancels, leaving no unhandled rejection [claim:trig-tick-503]',
+    async ({ stop }) => {
+      const lines: { msg: string; error?: string }[] = [];
+      const warnings = pino(
+        { level: 'warn' },
+        { write: (line: string) => lines.push(JSON.parse(line)) },
       );
-      expect(rejected.length).toBeGreaterThanOrEqual(1);
-      for (const reason of rejected) {
-        expect(reason).toMatchObject({
-          code: 'WEFT_TASK_CANCELLED',
-          status: 503,
+      const unhandled: unknown[] = [];
+      const onUnhandled = (reason: unknown) => unhandled.push(reason);
+      process.on('unhandledRejection', onUnhandled);
+      try {
+        // Each task plans for 50 ms while the timer ticks every 10 ms, so the
+        // space's later tasks wait in the queue.
+        const runtime = await Runtime.init({
+          models: [
+            new ScriptedModelProvider({
+              fallback: async () => {
+                await new Promise((resolve) => setTimeout(resolve, 50));
+                return { steps: [{ pluginId: 'heartbeat', action: 'tick' }] };
+              },
+            }),
+          ],
+          memory: new InMemoryMemoryProvider(),
+          plugins: [new HeartbeatPlugin(10)],
+          options: {
+            logger: warnings,
+            pipelineReview: 'never',
+            ...stop,
+          },
         });
+        // Keeps each dispatch's promise without handling it: the plugin's own
+        // .catch must be what handles a rejection.
+        const dispatched: Promise<unknown>[] = [];
+        const dispatch = runtime.dispatch.bind(runtime);
+        runtime.dispatch = (event) => {
+          const done = dispatch(event);
+          dispatched.push(done);
+          return done;
+        };
+        await runtime.start();
+        const deadline = Date.now() + 5_000;
+        while (dispatched.length < 4 && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        expect(dispatched.length).toBeGreaterThanOrEqual(4);
+        await runtime.stop();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+
+        const rejected = (await Promise.allSettled(dispatched)).flatMap(
+          (outcome) => (outcome.status === 'rejected' ? [outcome.reason] : []),
+        );
+        expect(rejected.length).toBeGreaterThanOrEqual(1);
+        for (const reason of rejected) {
+          expect(reason).toMatchObject({
+            code: 'WEFT_TASK_CANCELLED',
+            status: 503,
+          });
+        }
+        const skipped = lines.filter(
+          (line) => line.msg === 'heartbeat skipped',
+        );
+        expect(skipped).toHaveLength(rejected.length);
+        expect(skipped[0]?.error).toContain('[WEFT_TASK_CANCELLED]');
+        expect(unhandled).toEqual([]);
+      } finally {
+        process.off('unhandledRejection', onUnhandled);
       }
-      const skipped = lines.filter((line) => line.msg === 'heartbeat skipped');
-      expect(skipped).toHaveLength(rejected.length);
-      expect(skipped[0]?.error).toContain('[WEFT_TASK_CANCELLED]');
-      expect(unhandled).toEqual([]);
-    } finally {
-      process.off('unhandledRejection', onUnhandled);
-    }
-  });
+    },
+  );
 
   it('rejects an interval that is too short when the plugin is created', () => {
     expect(() => new HeartbeatPlugin(1)).toThrow(

@@ -418,7 +418,7 @@ describe('ServerManager', () => {
     expect(listening.requestTimeout).toBe(30_000);
   });
 
-  it('keeps an idle keep-alive connection for keepAliveTimeout, tells the client in Keep-Alive, and closes it within a second more [claim:cfg-keep-alive] [claim:trig-keep-alive] [claim:tsdoc-server-keep-alive-buffer]', async () => {
+  it('keeps an idle keep-alive connection for keepAliveTimeout, tells the client in Keep-Alive, and closes it a second later [claim:cfg-keep-alive] [claim:trig-keep-alive] [claim:tsdoc-server-keep-alive-buffer]', async () => {
     const server = new ServerManager({ port: 0, keepAliveTimeout: 1_000 }, silentLogger);
     servers.push(server);
     server.mount(
@@ -441,7 +441,8 @@ describe('ServerManager', () => {
     const idleMs = performance.now() - answeredAt;
     expect(received).toMatch(/^HTTP\/1\.1 200 /);
     expect(received).toContain('Keep-Alive: timeout=1\r\n');
-    expect(idleMs).toBeGreaterThanOrEqual(950);
+    // Node.js times the idle socket a second longer than it tells the client.
+    expect(idleMs).toBeGreaterThanOrEqual(1_950);
     expect(idleMs).toBeLessThan(3_000);
   });
 
