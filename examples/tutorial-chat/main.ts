@@ -33,7 +33,8 @@ function hintFor(error: Error): string {
     return ' Stop the agent that holds this port (the Getting started one, say), or set CHAT_PORT to a free one.';
   }
   if (WeftError.is(error.cause, 'WEFT_SQLITE_OPEN_FAILED')) {
-    return ' CHAT_DB names the file; its folder must exist.';
+    // A missing folder and a file that is no database of this agent both end here.
+    return ' Set CHAT_DB to a database file of this agent, or to a new file in a folder that exists.';
   }
   return '';
 }
