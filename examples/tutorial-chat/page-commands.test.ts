@@ -256,6 +256,37 @@ describe.skipIf(process.platform === 'win32')(
       );
     }, 120_000);
 
+    it('advises another CHAT_PORT, not stopping an agent, when the port is refused without being held [claim:tut-main-one-line]', async () => {
+      const [start] = sectionCommands(PAGE, 'Run it');
+      // A port below 1024 for a user without privileges: played by a listen that fails EACCES,
+      // since the tests may run as root, which may listen there.
+      const refuse = path.join(directory, 'refuse-listen.mjs');
+      await writeFile(
+        refuse,
+        [
+          "import net from 'node:net';",
+          'net.Server.prototype.listen = function () {',
+          "  const error = Object.assign(new Error('listen EACCES: permission denied 127.0.0.1:80'), { code: 'EACCES', syscall: 'listen' });",
+          "  process.nextTick(() => this.emit('error', error));",
+          '  return this;',
+          '};',
+          '',
+        ].join('\n'),
+      );
+      expect(start).toMatch(/^node /);
+      const lines = await failedStart(
+        (start as string).replace(/^node /, `node --import ${refuse} `),
+        cleanEnv({
+          CHAT_BASE_URL: model.baseUrl,
+          CHAT_PORT: '80',
+          CHAT_DB: path.join(directory, 'port-refused.db'),
+        }),
+      );
+      expect(lines).toEqual([
+        'Cannot start the chat assistant. ServerManager: cannot listen on 127.0.0.1:80: listen EACCES: permission denied 127.0.0.1:80 [WEFT_LISTEN_FAILED] Set CHAT_PORT to a port this user may listen on (1024 or above on most systems), or to 0 for a free one.',
+      ]);
+    }, 120_000);
+
     it('runs the exports of "Point it at a real model" and the same start in one shell: the two models named there plan and answer, with the key sent [claim:tut-openai-commands-test]', async () => {
       const [start] = sectionCommands(PAGE, 'Run it');
       const commands = sectionCommands(PAGE, 'Point it at a real model');
