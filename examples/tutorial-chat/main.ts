@@ -30,10 +30,16 @@ function isForTheUser(error: unknown): error is Error {
 /** Which setting to change, when the message alone does not say. */
 function hintFor(error: Error): string {
   if (WeftError.is(error, 'WEFT_LISTEN_FAILED')) {
-    return ' Stop the agent that holds this port (the Getting started one, say), or set CHAT_PORT to a free one.';
+    const { code } = (error.cause ?? {}) as NodeJS.ErrnoException;
+    if (code === 'EADDRINUSE') {
+      return ' Stop the agent that holds this port (the Getting started one, say), or set CHAT_PORT to a free one.';
+    }
+    // Not held but refused: a port below 1024 needs privileges on most systems.
+    return ' Set CHAT_PORT to a port this user may listen on (1024 or above on most systems), or to 0 for a free one.';
   }
   if (WeftError.is(error.cause, 'WEFT_SQLITE_OPEN_FAILED')) {
-    return ' CHAT_DB names the file; its folder must exist.';
+    // A missing folder and a file that is no database of this agent both end here.
+    return ' Set CHAT_DB to a database file of this agent, or to a new file in a folder that exists.';
   }
   return '';
 }

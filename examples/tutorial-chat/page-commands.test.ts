@@ -7,9 +7,10 @@
  * stand-in model server in place of Ollama (CHAT_BASE_URL) and of OpenAI (the exported address),
  * a free port in place of 8787 (CHAT_PORT) and the database in a temporary folder (CHAT_DB), so
  * nothing is left in the clone. Last, the same start where it cannot start (its port held, a
- * CHAT_PORT that is no port, a CHAT_DB in a missing folder) says why in one line on stderr.
+ * CHAT_PORT that is no port, a CHAT_DB in a missing folder or no database) says why in one line on
+ * stderr.
  */
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -158,7 +159,7 @@ describe.skipIf(process.platform === 'win32')(
       }
     }, 180_000);
 
-    it('stops at once when another agent holds its port: one line on stderr naming the address and CHAT_PORT, no stack trace, exit status 1 [claim:tut-port-taken] [claim:tut-main-one-line]', async () => {
+    it('stops at once when another agent holds its port: one line on stderr naming the address and CHAT_PORT, no stack trace, exit status 1 [claim:tut-port-taken] [claim:tut-main-one-line] [claim:tut-main-runtime-logs]', async () => {
       const [start] = sectionCommands(PAGE, 'Run it');
       // The Getting started agent, left running: a server on the port the tutorial asks for.
       const holder = createServer();
@@ -193,7 +194,7 @@ describe.skipIf(process.platform === 'win32')(
       }
     }, 120_000);
 
-    it('says in one line what to fix, with exit status 1 and no stack trace, for a CHAT_PORT that is no port, a CHAT_BASE_URL the provider refuses and a CHAT_DB in a folder that does not exist [claim:tut-main-one-line] [claim:tut-bad-port] [claim:tut-provider-refuses-setting]', async () => {
+    it('says in one line what to fix, with exit status 1 and no stack trace, for a CHAT_PORT that is no port, a CHAT_BASE_URL the provider refuses, a CHAT_DB in a folder that does not exist and one that is no database [claim:tut-main-one-line] [claim:tut-main-runtime-logs] [claim:tut-bad-port] [claim:tut-provider-refuses-setting]', async () => {
       const [start] = sectionCommands(PAGE, 'Run it');
       const badPort = await failedStart(
         start as string,
@@ -230,8 +231,60 @@ describe.skipIf(process.platform === 'win32')(
       expect(badDatabase[0]).toMatch(/^Cannot start the chat assistant\. /);
       expect(badDatabase[0]).toContain(`cannot open the database "${missing}"`);
       expect(badDatabase[0]).toMatch(
-        /\[WEFT_START_FAILED\] CHAT_DB names the file; its folder must exist\.$/,
+        /\[WEFT_START_FAILED\] Set CHAT_DB to a database file of this agent, or to a new file in a folder that exists\.$/,
       );
+      // Besides it, the runtime's own JSON lines, on stdout: the start failed, and it stopped.
+      expect(databaseOutput).toContain('"msg":"runtime stopped"');
+
+      // A file that is there but is no SQLite database: the same advice, not only the folder's.
+      const notDatabase = path.join(directory, 'notes.txt');
+      await writeFile(notDatabase, 'not a database\n');
+      const wrongFile = await failedStart(
+        start as string,
+        cleanEnv({
+          CHAT_BASE_URL: model.baseUrl,
+          CHAT_PORT: '0',
+          CHAT_DB: notDatabase,
+        }),
+      );
+      expect(wrongFile).toHaveLength(1);
+      expect(wrongFile[0]).toContain(
+        `cannot open the database "${notDatabase}": file is not a database`,
+      );
+      expect(wrongFile[0]).toMatch(
+        /\[WEFT_START_FAILED\] Set CHAT_DB to a database file of this agent, or to a new file in a folder that exists\.$/,
+      );
+    }, 120_000);
+
+    it('advises another CHAT_PORT, not stopping an agent, when the port is refused without being held [claim:tut-main-one-line]', async () => {
+      const [start] = sectionCommands(PAGE, 'Run it');
+      // A port below 1024 for a user without privileges: played by a listen that fails EACCES,
+      // since the tests may run as root, which may listen there.
+      const refuse = path.join(directory, 'refuse-listen.mjs');
+      await writeFile(
+        refuse,
+        [
+          "import net from 'node:net';",
+          'net.Server.prototype.listen = function () {',
+          "  const error = Object.assign(new Error('listen EACCES: permission denied 127.0.0.1:80'), { code: 'EACCES', syscall: 'listen' });",
+          "  process.nextTick(() => this.emit('error', error));",
+          '  return this;',
+          '};',
+          '',
+        ].join('\n'),
+      );
+      expect(start).toMatch(/^node /);
+      const lines = await failedStart(
+        (start as string).replace(/^node /, `node --import ${refuse} `),
+        cleanEnv({
+          CHAT_BASE_URL: model.baseUrl,
+          CHAT_PORT: '80',
+          CHAT_DB: path.join(directory, 'port-refused.db'),
+        }),
+      );
+      expect(lines).toEqual([
+        'Cannot start the chat assistant. ServerManager: cannot listen on 127.0.0.1:80: listen EACCES: permission denied 127.0.0.1:80 [WEFT_LISTEN_FAILED] Set CHAT_PORT to a port this user may listen on (1024 or above on most systems), or to 0 for a free one.',
+      ]);
     }, 120_000);
 
     it('runs the exports of "Point it at a real model" and the same start in one shell: the two models named there plan and answer, with the key sent [claim:tut-openai-commands-test]', async () => {
