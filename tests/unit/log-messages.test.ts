@@ -299,7 +299,12 @@ function packageLogCalls(folder: string): { message: string; level: string; fiel
       return {
         message,
         level: level as string,
-        fields: [...literalFields(args), ...(VARIABLE_FIELDS[message] ?? [])],
+        fields: [
+          ...literalFields(args),
+          ...(VARIABLE_FIELDS[message] ?? []),
+          // errorLogFields adds the Weft code and its docs address beside the error.
+          ...(args.includes('...errorLogFields(') ? ['code', 'docsUrl'] : []),
+        ],
       };
     }),
   );

@@ -556,7 +556,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(elapsed).toBeLessThan(2_300);
   }, 20_000);
 
-  it('gives its spaces up and reconnects when PostgreSQL does not record that a task finished, and the task runs again [claim:coord-readme-finish-unrecorded] [claim:coord-readme-health]', async () => {
+  it('gives its spaces up and reconnects when PostgreSQL does not record that a task finished, and the task runs again [claim:coord-readme-finish-unrecorded] [claim:coord-readme-health] [claim:obs-coord-finish-unrecorded]', async () => {
     const schema = db.newSchema();
     const coordinator = await open({
       schema,

@@ -407,9 +407,39 @@ describe('ChatPlugin', () => {
     expect(warning).toMatchObject({
       level: 40,
       taskId: json.taskId,
+      space: expect.any(String),
       component: 'pipeline',
+      pluginId: 'chat',
+      action: 'reply',
+      stepIndex: 0,
       errorId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       error: expect.stringContaining('ECONNRESET'),
+    });
+    // A plain error has no Weft code to point at.
+    expect(warning).not.toHaveProperty('code');
+  });
+
+  it('gives the unread-history line the code and docsUrl of a Weft error the store threw [claim:obs-chat-history-unavailable]', async () => {
+    class RefusingStore extends InMemoryMemoryProvider {
+      override async query(): Promise<Memory[]> {
+        throw new WeftError('WEFT_BULKHEAD_FULL', 'the memory store has no free slot');
+      }
+    }
+    const { runtime, logs } = await boot(
+      [PLAN, 'Hello anyway.'],
+      new ChatPlugin({ trustClientUser: true }),
+      new RefusingStore(),
+    );
+    const { status } = await post(runtime, { room: '42', user: 'ada', message: 'Hi' });
+    expect(status).toBe(200);
+    const warning = logs.find(
+      (line) =>
+        line.msg === 'chat: could not read the conversation so far; writing the reply without it',
+    );
+    expect(warning).toMatchObject({
+      code: 'WEFT_BULKHEAD_FULL',
+      docsUrl: expect.stringContaining('#weft_bulkhead_full'),
+      error: expect.stringContaining('no free slot'),
     });
   });
 

@@ -426,7 +426,7 @@ describe('McpPlugin against a stdio server that answers with something other tha
 });
 
 describe('McpPlugin against a stdio server that sends ping requests without end and reads nothing', () => {
-  it('keeps at most 16 answers on their way over stdio too, logs the drop once and keeps memory bounded [claim:mcp-readme-server-requests]', async () => {
+  it('keeps at most 16 answers on their way over stdio too, logs the drop once and keeps memory bounded [claim:mcp-readme-server-requests] [claim:obs-mcp-drop-once]', async () => {
     const { logger, lines } = capturingLogger('debug');
     const plugin = await McpPlugin.connect({
       servers: [

@@ -428,7 +428,7 @@ describe('McpPlugin over streamable HTTP', () => {
     },
   );
 
-  it("turns an answer that breaks the tool's own outputSchema into WEFT_MCP_CALL_FAILED, which the SDK's client refuses [claim:mcp-call-failed-output-schema] [claim:mcpdoc-call-failed-output-schema]", async () => {
+  it("turns an answer that breaks the tool's own outputSchema into WEFT_MCP_CALL_FAILED, which the SDK's client refuses [claim:mcp-call-failed-output-schema] [claim:mcpdoc-call-failed-output-schema] [claim:obs-mcp-refused-output-schema]", async () => {
     // A server written without the SDK's McpServer, which would check its own answers first.
     server = await serveOverHttp(0, () =>
       createListingServer(

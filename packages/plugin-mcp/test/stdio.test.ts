@@ -319,6 +319,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
       space: 'mcp-tests',
       pluginId: 'mcp',
       action: 'fixture.fail_long',
+      stepIndex: 0,
     });
   });
 

@@ -533,6 +533,54 @@ describe('a task handed over by the coordinator', () => {
   });
 });
 
+describe('a task handed over by the coordinator that runs', () => {
+  it('logs its end with its status, whichever instance it came from, and gives its ticket back finished [claim:obs-resumed-ended]', async () => {
+    let host: SpaceCoordinatorHost | undefined;
+    const released: string[] = [];
+    const coordinator: SpaceCoordinator = {
+      id: 'handing',
+      init: async (given) => {
+        host = given;
+      },
+      shutdown: async () => undefined,
+      admit: async () => 1,
+      acquire: async (): Promise<SpaceGrant> => ({
+        ticket: 3,
+        signal: new AbortController().signal,
+      }),
+      release: async (space, ticket, outcome) => {
+        released.push(`${space}#${ticket} ${outcome}`);
+      },
+    };
+    const { logger, lines } = capturingLogger();
+    const { runtime } = await startedRuntime({
+      coordinator,
+      responses: planner(['echo', 'reply']),
+      options: { logger },
+    });
+    host?.resume(
+      {
+        taskId: 'own-lost-answer',
+        createdAt: new Date().toISOString(),
+        pluginId: 'echo',
+        triggerId: 'message',
+        space: { id: 'room' },
+      },
+      3,
+    );
+    await waitFor(() => lines.some((line) => line.msg === 'resumed task ended'));
+    expect(lines.find((line) => line.msg === 'resumed task ended')).toMatchObject({
+      level: 30,
+      taskId: 'own-lost-answer',
+      space: 'room',
+      status: 'completed',
+    });
+    await waitFor(() => released.length === 1);
+    expect(released).toEqual(['room#3 finished']);
+    await runtime.stop();
+  });
+});
+
 describe('a task handed over while this runtime stops', () => {
   it('logs a resumed task that arrives during the stop as failed and leaves its ticket unfinished, for another instance [claim:obs-resumed-refused]', async () => {
     let host: SpaceCoordinatorHost | undefined;
