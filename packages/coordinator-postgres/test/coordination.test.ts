@@ -536,6 +536,59 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
     }
   });
 
+  it('lets a space go on the lock connection after that connection’s earlier queries, so a sweep held up by a locked row holds a release up as well [claim:scaling-release-unlock-queue] [claim:coord-readme-release-unlock-queue]', async () => {
+    const schema = db.newSchema();
+    const coordinator = new PostgresSpaceCoordinator({
+      connectionString: db.url(),
+      schema,
+      statementTimeoutMs: 3_000,
+      sweepIntervalMs: 50,
+      logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    });
+    await coordinator.init({ resume: () => undefined });
+    const blocker = new pg.Client({ connectionString: db.url() });
+    await blocker.connect();
+    try {
+      const ticket = await coordinator.admit(arrival(1));
+      await coordinator.acquire('room-1', new AbortController().signal);
+      // A task of an instance that holds no lock, whose row another session keeps locked: each
+      // sweep's takeover waits for that row until statement_timeout, on the lock connection.
+      const [dead] = await db.sql<{ ticket: string }>(
+        `INSERT INTO "${schema}".tasks (space, owner, arrival) VALUES ('room-dead', 1, $1::json) RETURNING ticket`,
+        [JSON.stringify({ ...arrival(2), space: { id: 'room-dead' } })],
+      );
+      await blocker.query('BEGIN');
+      await blocker.query(`SELECT ticket FROM "${schema}".tasks WHERE ticket = $1 FOR UPDATE`, [
+        dead?.ticket,
+      ]);
+      const by = Date.now() + 5_000;
+      while (
+        (
+          await db.sql(
+            `SELECT 1 FROM pg_stat_activity WHERE application_name = 'weft-coordinator' AND wait_event_type = 'Lock'`,
+          )
+        ).length === 0
+      ) {
+        if (Date.now() > by) throw new Error('no sweep waited for the locked row within 5 s');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      const started = Date.now();
+      await coordinator.release('room-1', ticket, 'finished');
+      const took = Date.now() - started;
+      // The row's DELETE is at once; the unlock waited for the sweep's statement to time out.
+      expect(took).toBeGreaterThanOrEqual(1_500);
+      expect(await coordinator.checkHealth()).toBe(true);
+      expect(await db.sql(`SELECT 1 FROM "${schema}".tasks WHERE ticket = $1`, [ticket])).toEqual(
+        [],
+      );
+      await blocker.query(`DELETE FROM "${schema}".tasks WHERE ticket = $1`, [dead?.ticket]);
+      await blocker.query('COMMIT');
+    } finally {
+      await blocker.end();
+      await coordinator.shutdown();
+    }
+  });
+
   it('does not time a task queued behind its own instance’s tasks of the space: acquireTimeoutMs bounds each wait for the space, not a task’s whole wait [claim:coord-readme-acquire-timeout-local] [claim:scaling-acquire-timeout-local] [claim:tsdoc-coordinator-default-acquire-timeout-ms]', async () => {
     const schema = db.newSchema();
     await createRunsTable(db.sql, schema);
