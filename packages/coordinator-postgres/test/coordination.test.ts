@@ -536,7 +536,7 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
     }
   });
 
-  it('lets a space go on the lock connection after that connection’s earlier queries, so a sweep held up by a locked row holds a release up as well [claim:scaling-release-unlock-queue] [claim:coord-readme-release-unlock-queue]', async () => {
+  it('lets a space go on the lock connection after that connection’s earlier queries, so a sweep held up by a locked row holds a release and a look at a space up as well [claim:scaling-release-unlock-queue] [claim:coord-readme-release-unlock-queue] [claim:coord-readme-acquire-last-look]', async () => {
     const schema = db.newSchema();
     const coordinator = new PostgresSpaceCoordinator({
       connectionString: db.url(),
@@ -561,26 +561,35 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
       await blocker.query(`SELECT ticket FROM "${schema}".tasks WHERE ticket = $1 FOR UPDATE`, [
         dead?.ticket,
       ]);
-      const by = Date.now() + 5_000;
-      while (
-        (
-          await db.sql(
-            `SELECT 1 FROM pg_stat_activity WHERE application_name = 'weft-coordinator' AND wait_event_type = 'Lock'`,
-          )
-        ).length === 0
-      ) {
-        if (Date.now() > by) throw new Error('no sweep waited for the locked row within 5 s');
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      const started = Date.now();
+      const sweepWaits = async (): Promise<void> => {
+        const by = Date.now() + 5_000;
+        while (
+          (
+            await db.sql(
+              `SELECT 1 FROM pg_stat_activity WHERE application_name = 'weft-coordinator' AND wait_event_type = 'Lock'`,
+            )
+          ).length === 0
+        ) {
+          if (Date.now() > by) throw new Error('no sweep waited for the locked row within 5 s');
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      };
+      await sweepWaits();
+      let started = Date.now();
       await coordinator.release('room-1', ticket, 'finished');
-      const took = Date.now() - started;
       // The row's DELETE is at once; the unlock waited for the sweep's statement to time out.
-      expect(took).toBeGreaterThanOrEqual(1_500);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1_500);
       expect(await coordinator.checkHealth()).toBe(true);
       expect(await db.sql(`SELECT 1 FROM "${schema}".tasks WHERE ticket = $1`, [ticket])).toEqual(
         [],
       );
+      // A look at a space takes its lock on that connection too, after the next sweep's query.
+      const next = await coordinator.admit(arrival(3));
+      await sweepWaits();
+      started = Date.now();
+      const grant = await coordinator.acquire('room-1', new AbortController().signal);
+      expect(grant.ticket).toBe(next);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1_500);
       await blocker.query(`DELETE FROM "${schema}".tasks WHERE ticket = $1`, [dead?.ticket]);
       await blocker.query('COMMIT');
     } finally {
