@@ -598,6 +598,58 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
     }
   });
 
+  it('runs a task whose dispatch failed with WEFT_COORDINATOR_TIMEOUT when its row is written after the instance lost its lock connection, since the row is then a lost session’s [claim:scaling-coordinator-timeout-late-row]', async () => {
+    const schema = db.newSchema();
+    await createRunsTable(db.sql, schema);
+    prepared.add(schema);
+    const agent = await startWorkAgent({
+      connectionString: db.url(),
+      schema,
+      instance: 'late',
+      coordinator: { reconnectDelayMs: 50, reconnectMaxDelayMs: 200, sweepIntervalMs: 100 },
+      deadlines: { coordinatorTimeoutMs: 300 },
+    });
+    agents.push(agent);
+    const blocker = new pg.Client({ connectionString: db.url() });
+    await blocker.connect();
+    try {
+      // Admissions of a space take this lock first: holding it keeps the INSERT waiting.
+      await blocker.query('BEGIN');
+      await blocker.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [
+        `${schema}:admit`,
+        'late-space',
+      ]);
+      await expect(
+        agent.runtime.dispatch({
+          pluginId: 'work',
+          triggerId: 'task',
+          space: 'late-space',
+          data: { n: 0, ms: 10 },
+          metadata: { requestId: 'late' },
+        }),
+      ).rejects.toMatchObject({ code: 'WEFT_COORDINATOR_TIMEOUT' });
+      // The server ends the connection that holds the instance lock.
+      await db.sql(
+        `SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND granted AND ((classid::bigint << 32) | objid::bigint) = $1::bigint`,
+        [agent.coordinator.instance],
+      );
+      const lost = Date.now() + 5_000;
+      while (await agent.coordinator.checkHealth()) {
+        if (Date.now() > lost) throw new Error('the coordinator did not notice within 5 s');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await blocker.query('COMMIT');
+      const by = Date.now() + 10_000;
+      while ((await db.sql(`SELECT 1 FROM "${schema}".runs WHERE task_id = 'late'`)).length === 0) {
+        if (Date.now() > by) throw new Error('the late task did not run within 10 s');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(await ticketsLeft(schema)).toEqual([]);
+    } finally {
+      await blocker.end();
+    }
+  });
+
   it('does not time a task queued behind its own instance’s tasks of the space: acquireTimeoutMs bounds each wait for the space, not a task’s whole wait [claim:coord-readme-acquire-timeout-local] [claim:scaling-acquire-timeout-local] [claim:tsdoc-coordinator-default-acquire-timeout-ms]', async () => {
     const schema = db.newSchema();
     await createRunsTable(db.sql, schema);
