@@ -536,6 +536,120 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
     }
   });
 
+  it('lets a space go on the lock connection after that connection’s earlier queries, so a sweep held up by a locked row holds a release and a look at a space up as well [claim:scaling-release-unlock-queue] [claim:coord-readme-release-unlock-queue] [claim:coord-readme-acquire-last-look]', async () => {
+    const schema = db.newSchema();
+    const coordinator = new PostgresSpaceCoordinator({
+      connectionString: db.url(),
+      schema,
+      statementTimeoutMs: 3_000,
+      sweepIntervalMs: 50,
+      logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    });
+    await coordinator.init({ resume: () => undefined });
+    const blocker = new pg.Client({ connectionString: db.url() });
+    await blocker.connect();
+    try {
+      const ticket = await coordinator.admit(arrival(1));
+      await coordinator.acquire('room-1', new AbortController().signal);
+      // A task of an instance that holds no lock, whose row another session keeps locked: each
+      // sweep's takeover waits for that row until statement_timeout, on the lock connection.
+      const [dead] = await db.sql<{ ticket: string }>(
+        `INSERT INTO "${schema}".tasks (space, owner, arrival) VALUES ('room-dead', 1, $1::json) RETURNING ticket`,
+        [JSON.stringify({ ...arrival(2), space: { id: 'room-dead' } })],
+      );
+      await blocker.query('BEGIN');
+      await blocker.query(`SELECT ticket FROM "${schema}".tasks WHERE ticket = $1 FOR UPDATE`, [
+        dead?.ticket,
+      ]);
+      const sweepWaits = async (): Promise<void> => {
+        const by = Date.now() + 5_000;
+        while (
+          (
+            await db.sql(
+              `SELECT 1 FROM pg_stat_activity WHERE application_name = 'weft-coordinator' AND wait_event_type = 'Lock'`,
+            )
+          ).length === 0
+        ) {
+          if (Date.now() > by) throw new Error('no sweep waited for the locked row within 5 s');
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      };
+      await sweepWaits();
+      let started = Date.now();
+      await coordinator.release('room-1', ticket, 'finished');
+      // The row's DELETE is at once; the unlock waited for the sweep's statement to time out.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1_500);
+      expect(await coordinator.checkHealth()).toBe(true);
+      expect(await db.sql(`SELECT 1 FROM "${schema}".tasks WHERE ticket = $1`, [ticket])).toEqual(
+        [],
+      );
+      // A look at a space takes its lock on that connection too, after the next sweep's query.
+      const next = await coordinator.admit(arrival(3));
+      await sweepWaits();
+      started = Date.now();
+      const grant = await coordinator.acquire('room-1', new AbortController().signal);
+      expect(grant.ticket).toBe(next);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1_500);
+      await blocker.query(`DELETE FROM "${schema}".tasks WHERE ticket = $1`, [dead?.ticket]);
+      await blocker.query('COMMIT');
+    } finally {
+      await blocker.end();
+      await coordinator.shutdown();
+    }
+  });
+
+  it('runs a task whose dispatch failed with WEFT_COORDINATOR_TIMEOUT when its row is written after the instance lost its lock connection, since the row is then a lost session’s [claim:scaling-coordinator-timeout-late-row]', async () => {
+    const schema = db.newSchema();
+    await createRunsTable(db.sql, schema);
+    prepared.add(schema);
+    const agent = await startWorkAgent({
+      connectionString: db.url(),
+      schema,
+      instance: 'late',
+      coordinator: { reconnectDelayMs: 50, reconnectMaxDelayMs: 200, sweepIntervalMs: 100 },
+      deadlines: { coordinatorTimeoutMs: 300 },
+    });
+    agents.push(agent);
+    const blocker = new pg.Client({ connectionString: db.url() });
+    await blocker.connect();
+    try {
+      // Admissions of a space take this lock first: holding it keeps the INSERT waiting.
+      await blocker.query('BEGIN');
+      await blocker.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [
+        `${schema}:admit`,
+        'late-space',
+      ]);
+      await expect(
+        agent.runtime.dispatch({
+          pluginId: 'work',
+          triggerId: 'task',
+          space: 'late-space',
+          data: { n: 0, ms: 10 },
+          metadata: { requestId: 'late' },
+        }),
+      ).rejects.toMatchObject({ code: 'WEFT_COORDINATOR_TIMEOUT' });
+      // The server ends the connection that holds the instance lock.
+      await db.sql(
+        `SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND granted AND ((classid::bigint << 32) | objid::bigint) = $1::bigint`,
+        [agent.coordinator.instance],
+      );
+      const lost = Date.now() + 5_000;
+      while (await agent.coordinator.checkHealth()) {
+        if (Date.now() > lost) throw new Error('the coordinator did not notice within 5 s');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await blocker.query('COMMIT');
+      const by = Date.now() + 10_000;
+      while ((await db.sql(`SELECT 1 FROM "${schema}".runs WHERE task_id = 'late'`)).length === 0) {
+        if (Date.now() > by) throw new Error('the late task did not run within 10 s');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(await ticketsLeft(schema)).toEqual([]);
+    } finally {
+      await blocker.end();
+    }
+  });
+
   it('does not time a task queued behind its own instance’s tasks of the space: acquireTimeoutMs bounds each wait for the space, not a task’s whole wait [claim:coord-readme-acquire-timeout-local] [claim:scaling-acquire-timeout-local] [claim:tsdoc-coordinator-default-acquire-timeout-ms]', async () => {
     const schema = db.newSchema();
     await createRunsTable(db.sql, schema);
