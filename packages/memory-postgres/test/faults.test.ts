@@ -694,6 +694,39 @@ describe('PostgresMemoryProvider under faults', () => {
     }
   }, 60_000);
 
+  it('retries a call that waits behind a connection still being opened to a server that stopped answering, and fails it as a server out of reach [claim:pg-readme-pool-wait-while-connecting]', async () => {
+    const { proxy, memory } = await behindHangableProxy({
+      max: 1,
+      connectionTimeoutMs: 300,
+      // Idle connections close at once: the next call must open one through the hung proxy.
+      idleTimeoutMs: 1,
+      reconnectTimeoutMs: 1500,
+    });
+    try {
+      await memory.init();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      proxy.hang(true);
+      // The first call takes the pool's one slot to open a connection, which never logs in.
+      const opening = memory.query({}).catch((error: unknown) => error);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const started = Date.now();
+      const failure = await memory.query({}).catch((error: unknown) => error);
+      const waited = Date.now() - started;
+      // Past several connection timeouts: retried up to the reconnect window, not failed at once.
+      expect(waited).toBeGreaterThanOrEqual(1200);
+      expect(WeftError.is(failure, 'WEFT_POSTGRES_UNAVAILABLE')).toBe(true);
+      expect((failure as Error).message).toMatch(
+        /could not reach PostgreSQL at .* in \d+ attempt\(s\) over 1500 ms/,
+      );
+      expect((failure as Error).message).not.toMatch(/stayed busy/);
+      expect(WeftError.is(await opening, 'WEFT_POSTGRES_UNAVAILABLE')).toBe(true);
+    } finally {
+      proxy.hang(false);
+      await memory.shutdown();
+      await proxy.close();
+    }
+  }, 30_000);
+
   it('passes on PostgreSQL’s 57014 for a statement another session cancels before the statement timeout [claim:pg-other-errors-cancel]', async () => {
     const memory = await db.open({ id: 'cancelled', pool: { statementTimeoutMs: 20_000 } });
     const locker = new pg.Client({ connectionString: db.url() });

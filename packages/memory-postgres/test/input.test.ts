@@ -179,7 +179,7 @@ describe('PostgresMemoryProvider: hostile input', () => {
     expect(await memory.query({})).toEqual([stored]);
   });
 
-  it('refuses query options of the wrong type or with unstorable text with WEFT_MEMORY_INVALID_QUERY [claim:pg-invalid-query] [claim:tsdoc-postgres-query]', async () => {
+  it('refuses query options of the wrong type, with unstorable text or of an unknown name with WEFT_MEMORY_INVALID_QUERY [claim:pg-invalid-query] [claim:tsdoc-postgres-query]', async () => {
     const memory = await db.open();
     const bad: [Parameters<typeof memory.query>[0], RegExp][] = [
       [{ limit: 0 }, /"limit" must be a positive integer/],
@@ -191,6 +191,10 @@ describe('PostgresMemoryProvider: hostile input', () => {
       [{ spacePatterns: ['\uD800*'] }, /"spacePatterns\[0\]" contains a lone/],
       [null as unknown as Parameters<typeof memory.query>[0], /needs an options object/],
       [{ spacePatterns: Array.from({ length: 101 }, () => 'a*') }, /at most 100 patterns/],
+      [
+        { spacePatern: ['room*'] } as Parameters<typeof memory.query>[0],
+        /"spacePatern" is not an option/,
+      ],
     ];
     for (const [options, message] of bad) {
       const failure = await memory.query(options).catch((error: unknown) => error);

@@ -8,6 +8,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { Memory } from '@weft/core';
 import { PostgresMemoryProvider } from '../src/index.js';
+import { MIGRATIONS, tablesOf } from '../src/migrations.js';
 import { useServer } from './helpers.js';
 
 const db = useServer();
@@ -57,4 +58,30 @@ describe('the memory-postgres README', () => {
       await client.end();
     }
   }, 60_000);
+
+  it('shows version 1 of the schema as migration 1 creates it: one table and four indexes of its own [claim:pg-readme-schema-sql]', () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const blocks = [...readme.matchAll(/^```sql\n([\s\S]*?)^```$/gm)].map(
+      (match) => match[1] ?? '',
+    );
+    expect(blocks).toHaveLength(1);
+    // Comments and spacing aside, and the schema-qualified table name written plainly.
+    const normalise = (sql: string): string =>
+      sql
+        .replace(/--[^\n]*/g, '')
+        .replace(/\s+/g, ' ')
+        .replace(/\s*([(),;])\s*/g, '$1')
+        .trim();
+    const shown = normalise(blocks[0] ?? '')
+      .split(';')
+      .filter((statement) => statement !== '');
+    const migration = MIGRATIONS.find((each) => each.version === 1);
+    const created = (migration?.statements(tablesOf('weft')) ?? [])
+      .filter((statement) => !statement.startsWith('COMMENT'))
+      .map((statement) =>
+        normalise(statement.replaceAll('"weft"."weft_memories"', 'weft_memories')),
+      );
+    expect(shown).toEqual(created);
+    expect(shown.filter((statement) => statement.startsWith('CREATE INDEX'))).toHaveLength(4);
+  });
 });
