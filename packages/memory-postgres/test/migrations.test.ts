@@ -336,7 +336,7 @@ describe('PostgresMemoryProvider: schema and migrations', () => {
     }
   });
 
-  it('lets the planner read a small table whole rather than through the space index [claim:pg-indexes-small-table]', async () => {
+  it('lets the planner read a small table whole rather than through the space index [claim:pg-indexes-small-table] [claim:mpo-postgres-indexes]', async () => {
     const memory = await db.open();
     const table = tablesOf(memory.schema).memories;
     // 300 memories over 5 spaces: a space filter matches a fifth of a table of a few pages.
