@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { FLOOD_CLOSE } from '../src/index.js';
-import { perTest } from './support.js';
+import { describe, expect, it, vi } from 'vitest';
+import type { TriggerEvent } from '@weft/core';
+import { FLOOD_CLOSE, type ServerFrame } from '../src/index.js';
+import { echoModel, perTest } from './support.js';
 
 const { boot, open } = perTest();
 
@@ -46,5 +47,79 @@ describe('frame rate', () => {
       expect(await client.next()).toMatchObject({ type: 'error', code: 'WEFT_WS_INVALID_FRAME' });
     }
     expect((await client.closed).code).toBe(1008);
+  });
+
+  it('runs on, without sending its reply, the task of a message already queued when a flood closes the connection [claim:wsdoc-frame-rate-pending] [claim:wsreadme-max-frames-pending]', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let replyWritten = false;
+    const booted = await boot({ maxFramesPerSecond: 3 }, async (messages, request) => {
+      if (request.purpose === 'plan' || request.purpose === 'review')
+        return echoModel(messages, request);
+      await gate;
+      replyWritten = true;
+      return 'too late';
+    });
+    const client = await open(booted.url);
+    const received: ServerFrame[] = [];
+    client.socket.on('message', (data) => received.push(JSON.parse(String(data)) as ServerFrame));
+    client.send({ type: 'message', id: 'm1', room: 'lobby', user: 'ada', message: 'Hello!' });
+    await expect.poll(() => received.map((frame) => frame.type)).toEqual(['accepted']);
+    // Frames 2 and 3 of the second are answered; the fourth closes the connection.
+    for (let index = 0; index < 3; index += 1) client.send('not json');
+    expect(await client.closed).toEqual({ code: FLOOD_CLOSE.code, reason: FLOOD_CLOSE.reason });
+    release();
+    await expect.poll(() => replyWritten, { timeout: 3_000 }).toBe(true);
+    expect(received.map((frame) => frame.type)).toEqual(['accepted', 'error', 'error']);
+  });
+
+  it('queues no task for a message whose room check was still running when a flood closed the connection [claim:wsdoc-frame-rate-pending] [claim:wsreadme-max-frames-pending]', async () => {
+    let allow: (yes: boolean) => void = () => undefined;
+    const asked: string[] = [];
+    const booted = await boot({
+      maxFramesPerSecond: 2,
+      authorizeRoom: ({ user }) => {
+        asked.push(user);
+        return new Promise<boolean>((resolve) => (allow = resolve));
+      },
+    });
+    const accepted: TriggerEvent[] = [];
+    const accept = booted.runtime.accept.bind(booted.runtime);
+    vi.spyOn(booted.runtime, 'accept').mockImplementation(async (event) => {
+      accepted.push(event);
+      return accept(event);
+    });
+    const client = await open(booted.url);
+    client.send({ type: 'message', id: 'm1', room: 'lobby', user: 'ada', message: 'Hello!' });
+    await expect.poll(() => asked, { timeout: 3_000 }).toEqual(['ada']);
+    client.send('not json');
+    client.send('not json');
+    expect((await client.closed).code).toBe(FLOOD_CLOSE.code);
+    allow(true);
+    // Eve's message is checked after ada's was answered, so ada's has had its turn to be queued.
+    const eve = await open(booted.url);
+    eve.send({ type: 'message', id: 'e1', room: 'lobby', user: 'eve', message: 'Hi' });
+    await expect.poll(() => asked, { timeout: 3_000 }).toEqual(['ada', 'eve']);
+    allow(true);
+    expect(await eve.next()).toMatchObject({ type: 'accepted', id: 'e1' });
+    expect(accepted.map((event) => (event.data as { user?: string }).user)).toEqual(['eve']);
+  });
+
+  it('counts a message sent in fragments once, and pings and pongs not at all [claim:wsdoc-frame-rate-counting] [claim:wsreadme-max-frames-counting]', async () => {
+    const booted = await boot({ maxFramesPerSecond: 2 });
+    const client = await open(booted.url);
+    for (let index = 0; index < 10; index += 1) {
+      client.socket.ping();
+      client.socket.pong();
+    }
+    const parts = ['not', ' ', 'json', '!'];
+    parts.forEach((part, index) => client.socket.send(part, { fin: index === parts.length - 1 }));
+    expect(await client.next()).toMatchObject({ type: 'error', code: 'WEFT_WS_INVALID_FRAME' });
+    client.send('not json');
+    expect(await client.next()).toMatchObject({ type: 'error', code: 'WEFT_WS_INVALID_FRAME' });
+    expect(booted.plugin.connectionCount).toBe(1);
+    // The third message of the second is one past the limit.
+    client.send('not json');
+    expect((await client.closed).code).toBe(FLOOD_CLOSE.code);
   });
 });
