@@ -56,6 +56,8 @@ export type AttemptOutcome =
       readonly reason: unknown;
       /** The status of an answer whose body was still arriving; absent when no answer came. */
       readonly status?: number;
+      /** `true` when the signal had fired before the request was sent: no request was made. */
+      readonly unsent?: true;
     };
 
 /** Settings for a single attempt. */
@@ -110,7 +112,7 @@ export async function attemptRequest(
   config: AttemptConfig,
 ): Promise<AttemptOutcome> {
   const { signal } = config;
-  if (signal?.aborted) return { kind: 'aborted', reason: signal.reason };
+  if (signal?.aborted) return { kind: 'aborted', reason: signal.reason, unsent: true };
 
   const timeout = new AbortController();
   let timedOut = false;
@@ -241,12 +243,18 @@ export async function sendWithRetry(
   // One signal of this call's own, so that its attempts and waits listen to it rather than
   // each adding a listener to a signal the caller may share with many concurrent calls.
   const signal = config.signal === undefined ? undefined : AbortSignal.any([config.signal]);
+  // The status of the previous attempt's answer, for an abort that comes before the next request.
+  let previousStatus: number | undefined;
   for (let attempt = 1; ; attempt++) {
     const left = deadline - Date.now();
     const timeoutMs = Math.max(1, Math.min(config.timeoutMs, left));
     const outcome = await attemptRequest(request, { ...config, timeoutMs, signal });
     if (outcome.kind === 'aborted') {
-      throw abortedError(config.label, outcome.reason, attempt, outcome.status);
+      // A signal that fired before this attempt's request went out (in the same tick as the call
+      // began, while its key was read) stopped it unsent: it is not counted as an attempt.
+      throw outcome.unsent === true
+        ? abortedError(config.label, outcome.reason, attempt - 1, previousStatus)
+        : abortedError(config.label, outcome.reason, attempt, outcome.status);
     }
     if (outcome.kind === 'too-large') {
       throw new OpenAIModelProviderError(
@@ -301,8 +309,9 @@ export async function sendWithRetry(
     if (Date.now() + delay >= deadline) {
       throw exhaustedError(config, request, outcome, attempt, true);
     }
+    previousStatus = statusOf(outcome);
     if (!(await sleep(delay, signal))) {
-      throw abortedError(config.label, signal?.reason, attempt, statusOf(outcome));
+      throw abortedError(config.label, signal?.reason, attempt, previousStatus);
     }
   }
 }

@@ -675,6 +675,22 @@ describe('OpenAIModelProvider', () => {
       expect(error.attempts).toBe(0);
       expect(server.requests).toHaveLength(0);
     });
+
+    it('counts 0 attempts when the signal fires after the call began but before its request [claim:oai-errors]', async () => {
+      for (const apiKey of [undefined, 'sk-test', () => 'sk-test']) {
+        const controller = new AbortController();
+        const pending = generate(provider(apiKey === undefined ? {} : { apiKey }), {
+          signal: controller.signal,
+        });
+        // Aborted in the same tick as the call: the key is read, but no request goes out.
+        controller.abort();
+        const error = await failure(pending);
+        expect(error.code).toBe('WEFT_OPENAI_ABORTED');
+        expect(error.attempts).toBe(0);
+        expect(error.httpStatus).toBeUndefined();
+      }
+      expect(server.requests).toHaveLength(0);
+    });
   });
 
   describe('called directly, without the runtime', () => {
