@@ -296,11 +296,19 @@ export class ConnectionRunner {
     });
   }
 
-  /** An error from the driver, passed on, unless its message would reveal the password. */
+  /**
+   * An error from the driver, passed on, unless its message would reveal the password: then a
+   * copy with the password masked, which keeps PostgreSQL's SQLSTATE `code` (a password equal to
+   * the user name appears in `password authentication failed for user "..."`).
+   */
   private clean(error: unknown): unknown {
     if (!(error instanceof Error)) return error;
     const message = scrub(error.message, this.options.secrets);
-    return message === error.message ? error : new Error(message);
+    if (message === error.message) return error;
+    const copy = new Error(message);
+    const { code } = error as { code?: unknown };
+    if (typeof code === 'string') Object.assign(copy, { code });
+    return copy;
   }
 
   /** The cause to attach: the driver's error, unless its message holds the password. */

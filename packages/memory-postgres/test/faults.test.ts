@@ -565,6 +565,38 @@ describe('PostgresMemoryProvider under faults', () => {
     }
   });
 
+  it('keeps the 28P01 code when the rejected login’s message quotes the password, masking it [claim:pg-readme-login-rejected-after-init]', async () => {
+    // A password equal to the user name appears in "password authentication failed for user".
+    const role = `relogin_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+    await db.sql(`CREATE ROLE ${role} LOGIN PASSWORD '${role}'`);
+    const schema = db.newSchema();
+    await db.sql(`CREATE SCHEMA "${schema}" AUTHORIZATION ${role}`);
+    const url = new URL(db.url());
+    url.username = role;
+    url.password = role;
+    const memory = db.create({
+      connectionString: url.toString(),
+      schema,
+      pool: { idleTimeoutMs: 1, reconnectTimeoutMs: 10_000 },
+    });
+    try {
+      await memory.init();
+      await db.sql(`ALTER ROLE ${role} PASSWORD 'second-pw'`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const failure = await memory
+        .store({ space: 'relogin', kind: 'note', content: 1, metadata: {} })
+        .catch((error: unknown) => error);
+      expect(WeftError.is(failure)).toBe(false);
+      expect(failure).toMatchObject({ code: '28P01' });
+      expect((failure as Error).message).toContain('password authentication failed');
+      expect(everything(failure)).not.toContain(role);
+    } finally {
+      await memory.shutdown();
+      await db.sql(`DROP SCHEMA "${schema}" CASCADE`);
+      await db.sql(`DROP ROLE ${role}`);
+    }
+  });
+
   it('lets the attempt under way when the reconnect window ends run its course, so a call fails up to connectionTimeoutMs after it [claim:pg-readme-reconnect-last-attempt]', async () => {
     const { proxy, memory } = await behindHangableProxy({
       connectionTimeoutMs: 1500,
