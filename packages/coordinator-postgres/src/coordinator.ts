@@ -255,6 +255,9 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
       let pause = this.options.pollIntervalMs;
       try {
         const head = await this.oldestUnfinished(session, space);
+        // PostgreSQL answered: a failure of an earlier look is no reason for a timeout now, so
+        // it must not become the cause of one that other instances' tasks bring.
+        lastError = undefined;
         if (head && head.owner === session.key) {
           if (session.known.has(head.ticket)) {
             if (session.held.has(space)) {

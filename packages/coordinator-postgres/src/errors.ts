@@ -101,14 +101,17 @@ export const COORDINATOR_ERRORS = {
         'the insert of the task’s row failed, or its answer did not come in time (`statementTimeoutMs`, and the client’s own deadline a second later), for example while the server restarts. The task was not acknowledged, and usually nothing was recorded; but when PostgreSQL wrote the row and only its answer came too late, the row holds this instance’s key, and the instance’s next sweep runs the task all the same. HTTP triggers answer 503 without the details, which go to the log.',
       fix: 'retry the request; if it lasts, check the server’s health and connection limits. A retry may run a task twice when the first attempt was written after all: give tasks that must not run twice an id of the client’s, and skip one already done.',
     },
-    /** @claim errors-coordinator-acquire-timeout-runtime-deadline */
+    /**
+     * @claim errors-coordinator-acquire-timeout-runtime-deadline
+     * @claim errors-coordinator-acquire-timeout-cause
+     */
     WEFT_COORDINATOR_ACQUIRE_TIMEOUT: {
       summary: 'A space’s tasks on other instances did not end within `acquireTimeoutMs`.',
       status: 503,
       raisedBy: 'the scheduler, for a task waiting for its space',
       raisers: ['coordinator-postgres/src/coordinator.ts#PostgresSpaceCoordinator.acquire'],
       cause:
-        'this instance waited longer than `acquireTimeoutMs` (10 minutes by default) for the space’s tasks on other instances to end, or for PostgreSQL to answer its looks at the space, which it retries until then (the error’s `cause` is then PostgreSQL’s last failure). Each such wait is timed on its own, and only while none of the space’s tasks runs on this instance: a task queued behind its own instance’s tasks is not timed. The space’s tasks waiting on this instance fail, their records are removed, and HTTP triggers answer 503.',
+        'this instance waited longer than `acquireTimeoutMs` (10 minutes by default) for the space’s tasks on other instances to end, or for PostgreSQL to answer its looks at the space, which it retries until then (the error’s `cause` is then the failure of the last look; a wait that ends while PostgreSQL answers has no `cause`, even when an earlier look failed). Each such wait is timed on its own, and only while none of the space’s tasks runs on this instance: a task queued behind its own instance’s tasks is not timed. The space’s tasks waiting on this instance fail, their records are removed, and HTTP triggers answer 503.',
       fix: 'look for a task that hangs in that space (its instance’s logs); raise `acquireTimeoutMs` if tasks legitimately take that long, and keep the runtime’s `options.coordinatorAcquireTimeoutMs` (15 minutes by default) above it: otherwise the runtime stops waiting first, and the tasks fail at its deadline with [WEFT_COORDINATOR_TIMEOUT](#weft_coordinator_timeout) instead.',
     },
     /** @claim errors-coordinator-connection-lost-retry */

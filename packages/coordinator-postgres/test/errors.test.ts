@@ -469,6 +469,33 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(Date.now() - started).toBeLessThan(3_000);
   });
 
+  it('gives a wait that ends while PostgreSQL answers its looks no cause, even after an earlier look failed [claim:errors-coordinator-acquire-timeout-cause]', async () => {
+    const schema = db.newSchema();
+    const holder = await open({ schema });
+    const waiter = await open({
+      schema,
+      statementTimeoutMs: 200,
+      acquireTimeoutMs: 2_500,
+      pollIntervalMs: 100,
+    });
+    await holder.admit(arrival('busy'));
+    await holder.acquire('busy', new AbortController().signal);
+    await waiter.admit(arrival('busy'));
+    // The waiter's first looks wait for the locked table and are cancelled at its statement
+    // timeout; then PostgreSQL answers again, and the holder's task alone keeps the space.
+    const blocker = new pg.Client({ connectionString: db.url() });
+    await blocker.connect();
+    onTestFinished(() => blocker.end());
+    await blocker.query('BEGIN');
+    await blocker.query(`LOCK TABLE "${schema}".tasks IN ACCESS EXCLUSIVE MODE`);
+    const waiting = errorOf(waiter.acquire('busy', new AbortController().signal));
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    await blocker.query('COMMIT');
+    const error = await waiting;
+    expect(error.code).toBe('WEFT_COORDINATOR_ACQUIRE_TIMEOUT');
+    expect(error.cause).toBeUndefined();
+  }, 20_000);
+
   it('ends a wait at acquireTimeoutMs also when PostgreSQL answers none of the looks at the space, and runs the task after all when it cannot delete its row either [claim:coord-readme-acquire-timeout] [claim:coord-readme-acquire-timeout-undeleted] [claim:scaling-ack-acquire-timeout] [claim:scaling-acquire-timeout-undeleted] [claim:wp-limits-acquire-timeout]', async () => {
     const schema = db.newSchema();
     const coordinator = await open({

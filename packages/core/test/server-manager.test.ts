@@ -192,7 +192,7 @@ describe('ServerManager', () => {
     });
   });
 
-  it('answers valid JSON that is not an object or array, such as 42 or null, as malformed: 400 WEFT_BAD_REQUEST, and runs no route [claim:errors-bad-request-not-object] [claim:trig-400-json]', async () => {
+  it('answers valid JSON that is not an object or array, such as 42 or null, as malformed: 400 WEFT_BAD_REQUEST, and runs no route [claim:errors-bad-request-not-object] [claim:trig-400-json] [claim:errors-400-bare-json]', async () => {
     let ran = false;
     const server = await serve([
       route({
@@ -216,7 +216,7 @@ describe('ServerManager', () => {
     expect((await post(`${server.url}/echo`, '[1]')).status).toBe(200);
   });
 
-  it('answers a :param path segment that is not valid percent-encoding with 400 WEFT_BAD_REQUEST before the route runs, whatever its invalidBodyCode [claim:trig-400-param]', async () => {
+  it('answers a :param path segment that is not valid percent-encoding with 400 WEFT_BAD_REQUEST before the route runs, whatever its invalidBodyCode [claim:trig-400-param] [claim:errors-400-param-encoding]', async () => {
     let ran = false;
     const server = await serve([
       route({
