@@ -650,6 +650,62 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
     }
   });
 
+  it('runs a task whose dispatch failed with WEFT_COORDINATOR_TIMEOUT when PostgreSQL does not delete its late row: the instance gives its spaces up and reconnects [claim:scaling-coordinator-timeout-undeleted]', async () => {
+    const schema = db.newSchema();
+    await createRunsTable(db.sql, schema);
+    prepared.add(schema);
+    const agent = await startWorkAgent({
+      connectionString: db.url(),
+      schema,
+      instance: 'undeleted',
+      coordinator: { reconnectDelayMs: 50, reconnectMaxDelayMs: 200, sweepIntervalMs: 100 },
+      deadlines: { coordinatorTimeoutMs: 300 },
+    });
+    agents.push(agent);
+    const firstKey = agent.coordinator.instance;
+    // PostgreSQL refuses to delete a row whose task never ran: the late ticket's, given back.
+    await db.sql(`CREATE FUNCTION "${schema}".refuse_unrun_delete() RETURNS trigger
+      LANGUAGE plpgsql AS $$ BEGIN
+        IF OLD.attempts = 0 THEN RAISE EXCEPTION 'refused for the test'; END IF;
+        RETURN OLD;
+      END $$`);
+    await db.sql(`CREATE TRIGGER refuse_unrun_delete BEFORE DELETE ON "${schema}".tasks
+      FOR EACH ROW EXECUTE FUNCTION "${schema}".refuse_unrun_delete()`);
+    const blocker = new pg.Client({ connectionString: db.url() });
+    await blocker.connect();
+    try {
+      // Admissions of a space take this lock first: holding it keeps the INSERT waiting.
+      await blocker.query('BEGIN');
+      await blocker.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [
+        `${schema}:admit`,
+        'undeleted-space',
+      ]);
+      await expect(
+        agent.runtime.dispatch({
+          pluginId: 'work',
+          triggerId: 'task',
+          space: 'undeleted-space',
+          data: { n: 0, ms: 10 },
+          metadata: { requestId: 'undeleted' },
+        }),
+      ).rejects.toMatchObject({ code: 'WEFT_COORDINATOR_TIMEOUT' });
+      // The INSERT goes through now, and the runtime gives the late ticket back finished.
+      await blocker.query('COMMIT');
+      const by = Date.now() + 10_000;
+      while (
+        (await db.sql(`SELECT 1 FROM "${schema}".runs WHERE task_id = 'undeleted'`)).length === 0
+      ) {
+        if (Date.now() > by) throw new Error('the undeleted task did not run within 10 s');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      // It ran under a new session: the instance gave its spaces up and reconnected.
+      expect(agent.coordinator.instance).not.toBe(firstKey);
+      expect(await ticketsLeft(schema)).toEqual([]);
+    } finally {
+      await blocker.end();
+    }
+  });
+
   it('does not time a task queued behind its own instance’s tasks of the space: acquireTimeoutMs bounds each wait for the space, not a task’s whole wait [claim:coord-readme-acquire-timeout-local] [claim:scaling-acquire-timeout-local] [claim:tsdoc-coordinator-default-acquire-timeout-ms]', async () => {
     const schema = db.newSchema();
     await createRunsTable(db.sql, schema);

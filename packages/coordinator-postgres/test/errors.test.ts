@@ -620,6 +620,39 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(coordinator.instance).not.toBe(before);
   }, 20_000);
 
+  it('gives its spaces up at the first failure to record that a task was abandoned, with no retry, and the task runs again [claim:coord-readme-abandon-unrecorded]', async () => {
+    const schema = db.newSchema();
+    const coordinator = await open({
+      schema,
+      statementTimeoutMs: 200,
+      sweepIntervalMs: 100,
+      reconnectDelayMs: 100,
+      reconnectMaxDelayMs: 200,
+    });
+    const task = arrival('room');
+    const ticket = await coordinator.admit(task);
+    const grant = await coordinator.acquire('room', new AbortController().signal);
+    const before = coordinator.instance;
+    const blocker = new pg.Client({ connectionString: db.url() });
+    await blocker.connect();
+    onTestFinished(() => blocker.end());
+    await blocker.query('BEGIN');
+    await blocker.query(`LOCK TABLE "${schema}".tasks IN ACCESS EXCLUSIVE MODE`);
+    const started = Date.now();
+    await coordinator.release('room', ticket, 'abandoned');
+    // One statement deadline, not three tries with pauses between them.
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(grant.signal.aborted).toBe(true);
+    expect(await coordinator.checkHealth()).toBe(false);
+    await blocker.query('COMMIT');
+    const deadline = Date.now() + 10_000;
+    while (!resumed.some((entry) => entry.arrival.taskId === task.taskId)) {
+      if (Date.now() > deadline) throw new Error('the abandoned task was not resumed within 10 s');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(coordinator.instance).not.toBe(before);
+  }, 20_000);
+
   it('runs and releases a task in a schema of the longest name it takes, 54 characters, and stays connected [claim:coord-readme-schema-length]', async () => {
     const schema = `${db.newSchema()}_`.padEnd(54, 'x');
     expect(schema).toHaveLength(54);
