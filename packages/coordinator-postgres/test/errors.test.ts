@@ -583,10 +583,17 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(elapsed).toBeLessThan(2_300);
   }, 20_000);
 
-  it('gives its spaces up and reconnects when PostgreSQL does not record that a task finished, and the task runs again [claim:coord-readme-finish-unrecorded] [claim:coord-readme-health] [claim:obs-coord-finish-unrecorded]', async () => {
+  it('gives its spaces up and reconnects when PostgreSQL does not record that a task finished, and the task runs again [claim:coord-readme-finish-unrecorded] [claim:coord-readme-health] [claim:obs-coord-finish-unrecorded] [claim:obs-coord-lost-after-finish]', async () => {
     const schema = db.newSchema();
+    const errors: { details: Record<string, unknown>; message: string }[] = [];
     const coordinator = await open({
       schema,
+      logger: {
+        info: () => undefined,
+        warn: () => undefined,
+        error: (details: object, message: string) =>
+          errors.push({ details: details as Record<string, unknown>, message }),
+      },
       statementTimeoutMs: 200,
       sweepIntervalMs: 100,
       reconnectDelayMs: 100,
@@ -608,6 +615,12 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(grant.signal.aborted).toBe(true);
     expect(grant.signal.reason).toMatchObject({ code: 'WEFT_COORDINATOR_CONNECTION_LOST' });
     expect(await coordinator.checkHealth()).toBe(false);
+    // The failed write is logged, then the lost-connection line, with that failure as its error.
+    expect(errors.map((line) => line.message)).toEqual([
+      'could not record the end of a task; giving this instance’s spaces up',
+      'lost the connection holding this instance’s locks; its spaces pass to other instances while it reconnects',
+    ]);
+    expect(errors[1]?.details).toMatchObject({ instance: before, error: errors[0]?.details.error });
     await blocker.query('COMMIT');
     // Its row, left in place, is taken over once the instance is back: the task runs again.
     const deadline = Date.now() + 10_000;

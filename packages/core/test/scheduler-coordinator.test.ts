@@ -4,7 +4,9 @@
  * against a real server (packages/coordinator-postgres/test).
  */
 import { Scheduler, type SpaceCoordinator, type SpaceGrant } from '@weft/core';
+import type { Logger } from 'pino';
 import { describe, expect, it } from 'vitest';
+import { BoundedCoordinator } from '../src/scheduler/bounded-coordinator.js';
 import { deferred, errorOf, waitFor, type Deferred } from './fixtures.js';
 
 /** A coordinator's acquire and release, answered by the test. */
@@ -103,4 +105,61 @@ describe('Scheduler with a coordinator', () => {
     await waitFor(() => released.length === 1);
     expect(released).toEqual(['room#7 abandoned']);
   });
+});
+
+describe('Scheduler with a coordinator whose release hangs or fails', () => {
+  it.each([
+    {
+      how: 'hangs',
+      release: () => new Promise<void>(() => undefined),
+      line: 'coordinator release did not end within coordinatorTimeoutMs; going on without it',
+    },
+    {
+      how: 'fails',
+      release: () => Promise.reject(new Error('connection reset')),
+      line: 'coordinator release failed',
+    },
+  ])(
+    'logs a release that $how, asks for the space again, and runs the next task once it is granted [claim:obs-coord-release-timeout] [claim:obs-coord-release-failed]',
+    async ({ release, line }) => {
+      const asked: { answer: Deferred<SpaceGrant> }[] = [];
+      const lost = new AbortController();
+      const hung: Pick<SpaceCoordinator, 'id' | 'admit' | 'acquire' | 'release'> = {
+        id: 'hung-release',
+        admit: async () => 1,
+        acquire: () => {
+          const answer = deferred<SpaceGrant>();
+          asked.push({ answer });
+          return answer.promise;
+        },
+        release,
+      };
+      const warnings: string[] = [];
+      const logger = {
+        warn: (_fields: object, message: string) => warnings.push(message),
+      } as unknown as Logger;
+      const bounded = new BoundedCoordinator(
+        hung as SpaceCoordinator,
+        { callMs: 50, acquireMs: 10_000 },
+        logger,
+      );
+      const scheduler = new Scheduler({ coordinator: bounded });
+      scheduler.start();
+      const order: string[] = [];
+      const first = scheduler.schedule('room', async () => order.push('t1'), 1);
+      const second = scheduler.schedule('room', async () => order.push('t2'), 2);
+      await waitFor(() => asked.length === 1);
+      asked[0]?.answer.resolve({ ticket: 1, signal: lost.signal });
+      await first;
+      // The release never ends (after callMs) or fails: the runtime logs it and asks again.
+      await waitFor(() => asked.length === 2);
+      expect(warnings).toEqual([line]);
+      // The next task does not run on its own: it waits for the coordinator's grant.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(order).toEqual(['t1']);
+      asked[1]?.answer.resolve({ ticket: 2, signal: lost.signal });
+      await second;
+      expect(order).toEqual(['t1', 't2']);
+    },
+  );
 });

@@ -1,7 +1,13 @@
+import { EventEmitter } from 'node:events';
+import type { IncomingMessage } from 'node:http';
+import type { Runtime, TriggerEvent } from '@weft/core';
+import { ChatAccess } from '@weft/plugin-chat';
 import { describe, expect, it, vi } from 'vitest';
-import type { TriggerEvent } from '@weft/core';
+import { WebSocket } from 'ws';
+import { ChatConnection } from '../src/connection.js';
 import { FLOOD_CLOSE, type ServerFrame } from '../src/index.js';
-import { echoModel, perTest } from './support.js';
+import { invalid, resolveOptions } from '../src/options.js';
+import { byToken, echoModel, perTest } from './support.js';
 
 const { boot, open } = perTest();
 
@@ -23,7 +29,29 @@ describe('frame rate', () => {
     const lines = booted.logs.filter(
       (line) => line.msg === 'websocket: too many frames; connection closed',
     );
-    expect(lines).toEqual([expect.objectContaining({ level: 40, limit: 5 })]);
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 40, limit: 5, connectionId: expect.any(String) }),
+    ]);
+    // authenticate named no user (the frames may name theirs): the line has none.
+    expect(lines[0]).not.toHaveProperty('user');
+  });
+
+  it('names in the flood line the user authenticate named for the connection [claim:obs-ws-too-many-frames]', async () => {
+    const booted = await boot({ maxFramesPerSecond: 3, authenticate: byToken });
+    const client = await open(`${booted.url}?token=t-ada`);
+    for (let index = 0; index < 50; index += 1) client.send('not json');
+    expect((await client.closed).code).toBe(1008);
+    const lines = booted.logs.filter(
+      (line) => line.msg === 'websocket: too many frames; connection closed',
+    );
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 40,
+        limit: 3,
+        user: 'ada',
+        connectionId: expect.any(String),
+      }),
+    ]);
   });
 
   it('keeps a connection that sends at most maxFramesPerSecond frames in each second', async () => {
@@ -121,5 +149,55 @@ describe('frame rate', () => {
     // The third message of the second is one past the limit.
     client.send('not json');
     expect((await client.closed).code).toBe(FLOOD_CLOSE.code);
+  });
+
+  it('logs a flood on a connection already closing, which keeps the code it was sent [claim:obs-ws-too-many-frames]', () => {
+    // A stand-in socket that the plugin's shutdown or an idle close has begun closing: ws still
+    // hands on the frames the client sent before it saw the close frame.
+    class ClosingSocket extends EventEmitter {
+      readyState: number = WebSocket.CLOSING;
+      readonly closes: number[] = [];
+      close(code: number): void {
+        this.closes.push(code);
+      }
+      send(): void {}
+      terminate(): void {}
+      ping(): void {}
+    }
+    const socket = new ClosingSocket();
+    const lines: { fields: unknown; message: string }[] = [];
+    const logger = {
+      info() {},
+      error() {},
+      warn(fields: unknown, message: string) {
+        lines.push({ fields, message });
+      },
+    } as unknown as Runtime['logger'];
+    const options = resolveOptions({ maxFramesPerSecond: 3 });
+    new ChatConnection(
+      socket as unknown as WebSocket,
+      {
+        pluginId: 'websocket',
+        options,
+        access: new ChatAccess(options, invalid),
+        runtime: { logger } as Runtime,
+        accepting: () => true,
+      },
+      { user: 'ada' },
+      {} as IncomingMessage,
+    );
+    try {
+      for (let index = 0; index < 6; index += 1) socket.emit('message', Buffer.from('x'), false);
+      expect(lines).toEqual([
+        {
+          fields: expect.objectContaining({ user: 'ada', limit: 3 }),
+          message: 'websocket: too many frames; connection closed',
+        },
+      ]);
+      expect(socket.closes).toEqual([]);
+    } finally {
+      // Clears the connection's idle timer.
+      socket.emit('close');
+    }
   });
 });
