@@ -553,6 +553,9 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
       await coordinator.acquire('room-1', new AbortController().signal);
       // A task of an instance that holds no lock, whose row another session keeps locked: each
       // sweep's takeover waits for that row until statement_timeout, on the lock connection.
+      // The blocker holds instance 1's lock until the row is locked, so no sweep takes the row
+      // over in between.
+      await blocker.query('SELECT pg_advisory_lock(1::bigint)');
       const [dead] = await db.sql<{ ticket: string }>(
         `INSERT INTO "${schema}".tasks (space, owner, arrival) VALUES ('room-dead', 1, $1::json) RETURNING ticket`,
         [JSON.stringify({ ...arrival(2), space: { id: 'room-dead' } })],
@@ -561,6 +564,7 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
       await blocker.query(`SELECT ticket FROM "${schema}".tasks WHERE ticket = $1 FOR UPDATE`, [
         dead?.ticket,
       ]);
+      await blocker.query('SELECT pg_advisory_unlock(1::bigint)');
       const sweepWaits = async (): Promise<void> => {
         const by = Date.now() + 5_000;
         while (

@@ -166,7 +166,7 @@ describe('ChatPlugin: who the sender is', () => {
     const evePlan = plans[1] ?? '';
     expect(evePlan).toContain(`Space: ${chatSpace('room-x', 'eve').id}`);
     expect(evePlan).toContain('hello');
-    expect(evePlan).not.toContain('4242');
+    expect(evePlan).not.toContain(PIN);
     // Ada still sees her own history in the room.
     await post(url, { room: 'room-x', user: 'ada', message: 'again' }, 't-ada');
     expect(plans[2]).toContain('4242');
@@ -256,7 +256,7 @@ describe('ChatPlugin: who the sender is', () => {
     await post(url, { room: 'room-x', user: 'ada', message: PIN });
     expect((await post(url, { room: 'room-x', user: 'eve', message: 'hello' })).status).toBe(200);
     expect(plans[1]).toContain(`Space: ${chatSpace('room-x', 'eve').id}`);
-    expect(plans[1]).not.toContain('4242');
+    expect(plans[1]).not.toContain(PIN);
   });
 });
 
