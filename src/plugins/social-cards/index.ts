@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { LoadContext, Plugin } from '@docusaurus/types';
 import sharp from 'sharp';
@@ -108,17 +109,23 @@ export default function socialCards(context: LoadContext, options: SocialCardsOp
         existsSync(routeHtmlFile(outDir, route)),
       );
       const used = new Set<string>();
-      for (const route of routes) {
-        const html = await readFile(routeHtmlFile(outDir, route), 'utf8');
-        const title = pageTitle(html, siteConfig.title) ?? siteConfig.title;
-        const svg = cardSvg({
-          title,
-          section: sectionOf(route, options),
-          siteTitle: siteConfig.title,
-          siteHost,
-        });
-        used.add(await drawCard(svg, path.join(outDir, socialCardPath(route))));
-      }
+      // sharp draws on libuv's threads: one card in hand per processor keeps them all busy,
+      // while the routes' shared iterator hands each card to exactly one drawer.
+      const pending = routes.values();
+      const drawer = async (): Promise<void> => {
+        for (const route of pending) {
+          const html = await readFile(routeHtmlFile(outDir, route), 'utf8');
+          const title = pageTitle(html, siteConfig.title) ?? siteConfig.title;
+          const svg = cardSvg({
+            title,
+            section: sectionOf(route, options),
+            siteTitle: siteConfig.title,
+            siteHost,
+          });
+          used.add(await drawCard(svg, path.join(outDir, socialCardPath(route))));
+        }
+      };
+      await Promise.all(Array.from({ length: availableParallelism() }, drawer));
       if (used.size > 0) {
         await pruneCache(used);
       }
