@@ -1,5 +1,6 @@
 /**
- * scripts/build-site.ts: the assets are generated before Docusaurus starts; a failed build removes
+ * scripts/build-site.ts: the assets are generated before Docusaurus starts, the hover types beside
+ * it, and hover types that fail stop it; a failed build removes
  * Rspack's persistent cache, which would otherwise bring the failure back into the next build; a
  * build that succeeds keeps it.
  */
@@ -21,8 +22,10 @@ import {
   buildClearingCacheOnFailure,
   SSG_THREADS_VARIABLE,
   buildSite,
+  hoverTypesProcess,
   type BUILD_GENERATORS,
 } from '../../scripts/build-site';
+import { HOVER_TYPES_PENDING_VARIABLE } from '../../src/remark/type-hovers/pending';
 import { hoverCacheDir } from '../../src/remark/type-hovers/hover-cache';
 
 const root = path.resolve(__dirname, '../..');
@@ -45,22 +48,26 @@ function siteWithCache(): { site: string; cacheFile: string } {
 }
 
 describe('buildClearingCacheOnFailure', () => {
-  it('keeps the cache when the build succeeds, and answers its status', () => {
+  it('keeps the cache when the build succeeds, and answers its status', async () => {
     const { site, cacheFile } = siteWithCache();
-    expect(buildClearingCacheOnFailure(site, process.execPath, ['-e', 'process.exit(0)'])).toBe(0);
+    expect(
+      await buildClearingCacheOnFailure(site, process.execPath, ['-e', 'process.exit(0)']),
+    ).toBe(0);
     expect(existsSync(cacheFile)).toBe(true);
   });
 
-  it('removes the cache when the build fails, says so, and answers the failing status [claim:contributing-failed-build-keeps-hover-types] [claim:cg-failed-build-clears-rspack-cache]', () => {
+  it('removes the cache when the build fails, says so, and answers the failing status [claim:contributing-failed-build-keeps-hover-types] [claim:cg-failed-build-clears-rspack-cache]', async () => {
     const { site } = siteWithCache();
     const said = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     expect(RSPACK_CACHE_DIR).toBe(path.join('node_modules', '.cache', 'rspack'));
-    expect(buildClearingCacheOnFailure(site, process.execPath, ['-e', 'process.exit(3)'])).toBe(3);
+    expect(
+      await buildClearingCacheOnFailure(site, process.execPath, ['-e', 'process.exit(3)']),
+    ).toBe(3);
     expect(existsSync(path.join(site, RSPACK_CACHE_DIR))).toBe(false);
     expect(said).toHaveBeenCalledWith(expect.stringContaining(`${RSPACK_CACHE_DIR} was removed`));
   });
 
-  it('leaves the hover types cached in .cache/hover-types when the build fails [claim:contributing-failed-build-keeps-hover-types]', () => {
+  it('leaves the hover types cached in .cache/hover-types when the build fails [claim:contributing-failed-build-keeps-hover-types]', async () => {
     const { site } = siteWithCache();
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     vi.stubEnv('WEFT_HOVER_CACHE_DIR', undefined);
@@ -69,15 +76,17 @@ describe('buildClearingCacheOnFailure', () => {
     const hoverEntry = path.join(site, hoverDir, 'fingerprint', 'entry.json');
     mkdirSync(path.dirname(hoverEntry), { recursive: true });
     writeFileSync(hoverEntry, '[]');
-    expect(buildClearingCacheOnFailure(site, process.execPath, ['-e', 'process.exit(2)'])).toBe(2);
+    expect(
+      await buildClearingCacheOnFailure(site, process.execPath, ['-e', 'process.exit(2)']),
+    ).toBe(2);
     expect(existsSync(path.join(site, RSPACK_CACHE_DIR))).toBe(false);
     expect(existsSync(hoverEntry)).toBe(true);
   });
 
-  it('fails, removing the cache, when the build cannot start', () => {
+  it('fails, removing the cache, when the build cannot start', async () => {
     const { site } = siteWithCache();
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    expect(buildClearingCacheOnFailure(site, path.join(site, 'no-such-command'), [])).toBe(1);
+    expect(await buildClearingCacheOnFailure(site, path.join(site, 'no-such-command'), [])).toBe(1);
     expect(existsSync(path.join(site, RSPACK_CACHE_DIR))).toBe(false);
   });
 });
@@ -94,16 +103,72 @@ describe('buildSite', () => {
     return { site, log };
   }
 
-  it('generates every asset and the hover types before the build starts [claim:cg-build-hover-types-first]', async () => {
+  /** No hover types to read: every sample cached. */
+  const cached = (): undefined => undefined;
+
+  it('generates the other assets before the build starts, and the hover types beside it, naming their marker to the build [claim:cg-build-hover-types-beside]', async () => {
     const { site, log } = siteLoggingSteps();
+    writeFileSync(
+      path.join(site, 'build'),
+      // A build that logs its arguments and whether the marker exists, then waits for the types.
+      `const fs = require('node:fs'); fs.appendFileSync(${JSON.stringify(log)}, 'build ' + process.argv.slice(2).join(' ') + ' ' + fs.existsSync(process.env.${HOVER_TYPES_PENDING_VARIABLE}) + '\\n'); const wait = setInterval(() => { if (!fs.existsSync(process.env.${HOVER_TYPES_PENDING_VARIABLE})) { clearInterval(wait); fs.appendFileSync(${JSON.stringify(log)}, 'build ended\\n'); } }, 10);`,
+    );
     const generate = async (names: typeof BUILD_GENERATORS): Promise<void> => {
       await new Promise((resolve) => setTimeout(resolve, 20));
       appendFileSync(log, `generate ${names.join(' ')}\n`);
     };
-    expect(await buildSite(site, ['--out-dir', 'x'], generate, process.execPath)).toBe(0);
-    expect(readFileSync(log, 'utf8')).toBe(
-      'generate pwa-assets diagrams whitepaper hover-types\nbuild --out-dir x\n',
+    // Hover types that go on until the build has started, then log that they ended.
+    const reading = () =>
+      hoverTypesProcess(site, process.execPath, [
+        '-e',
+        `const fs = require('node:fs'); fs.appendFileSync(${JSON.stringify(log)}, 'hover types\\n'); const wait = setInterval(() => { if (fs.readFileSync(${JSON.stringify(log)}, 'utf8').includes('build')) { clearInterval(wait); fs.appendFileSync(${JSON.stringify(log)}, 'hover types read\\n'); } }, 10);`,
+      ]);
+    expect(
+      await buildSite(site, ['--out-dir', 'x'], generate, process.execPath, process.env, reading),
+    ).toBe(0);
+    const steps = readFileSync(log, 'utf8').trim().split('\n');
+    expect(steps.slice(0, 2).sort()).toEqual([
+      'generate pwa-assets diagrams whitepaper',
+      'hover types',
+    ]);
+    expect(steps.slice(2)).toEqual(['build --out-dir x true', 'hover types read', 'build ended']);
+  });
+
+  it('stops the build when the hover types fail, answering their status and removing the cache [claim:contributing-hover-types-build-fails]', async () => {
+    const { site, log } = siteLoggingSteps();
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    writeFileSync(
+      path.join(site, 'build'),
+      `require('node:fs').appendFileSync(${JSON.stringify(log)}, 'build started\\n'); setTimeout(() => require('node:fs').appendFileSync(${JSON.stringify(log)}, 'build ended\\n'), 10_000);`,
     );
+    const none = async (): Promise<void> => {};
+    // Hover types that fail once the build has started.
+    const failing = () =>
+      hoverTypesProcess(site, process.execPath, [
+        '-e',
+        `setInterval(() => { if (require('node:fs').readFileSync(${JSON.stringify(log)}, 'utf8').includes('build started')) process.exit(4); }, 10);`,
+      ]);
+    const started = Date.now();
+    expect(await buildSite(site, [], none, process.execPath, process.env, failing)).toBe(4);
+    // Stopped, not left to its ten seconds.
+    expect(Date.now() - started).toBeLessThan(8_000);
+    expect(readFileSync(log, 'utf8')).toBe('build started\n');
+    expect(existsSync(path.join(site, RSPACK_CACHE_DIR))).toBe(false);
+  });
+
+  it('stops hover types still running when the build has ended', async () => {
+    const { site, log } = siteLoggingSteps();
+    const none = async (): Promise<void> => {};
+    let ended: Promise<number> | undefined;
+    const lingering = () => {
+      const run = hoverTypesProcess(site, process.execPath, ['-e', 'setTimeout(() => {}, 60_000)']);
+      ended = run.ended;
+      return run;
+    };
+    expect(await buildSite(site, [], none, process.execPath, process.env, lingering)).toBe(0);
+    expect(readFileSync(log, 'utf8')).toBe('build \n');
+    // Killed, not left to run for a minute.
+    expect(await ended).toBe(1);
   });
 
   it('renders the pages on one thread unless the caller names a count [claim:cg-build-ssg-one-thread]', async () => {
@@ -114,9 +179,16 @@ describe('buildSite', () => {
     );
     const none = async (): Promise<void> => {};
     const env = { PATH: process.env.PATH };
-    expect(await buildSite(site, [], none, process.execPath, env)).toBe(0);
+    expect(await buildSite(site, [], none, process.execPath, env, cached)).toBe(0);
     expect(
-      await buildSite(site, [], none, process.execPath, { ...env, [SSG_THREADS_VARIABLE]: '3' }),
+      await buildSite(
+        site,
+        [],
+        none,
+        process.execPath,
+        { ...env, [SSG_THREADS_VARIABLE]: '3' },
+        cached,
+      ),
     ).toBe(0);
     expect(readFileSync(log, 'utf8')).toBe('1\n3\n');
   });
@@ -145,9 +217,9 @@ describe('buildSite', () => {
   it('starts no build when a generator fails', async () => {
     const { site, log } = siteLoggingSteps();
     const failing = (): Promise<void> => Promise.reject(new Error('diagram source is broken'));
-    await expect(buildSite(site, [], failing, process.execPath)).rejects.toThrow(
-      'diagram source is broken',
-    );
+    await expect(
+      buildSite(site, [], failing, process.execPath, process.env, cached),
+    ).rejects.toThrow('diagram source is broken');
     expect(existsSync(log)).toBe(false);
   });
 });

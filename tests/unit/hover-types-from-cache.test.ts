@@ -1,10 +1,11 @@
 /**
  * The hover types in the build's Docusaurus process (src/remark/type-hovers): `npm run build`
- * reads every sample's types into the cache before Docusaurus starts (scripts/build-site.ts), so
- * there the rehype step answers each block from the cache and never loads the module that builds
- * a TypeScript program over the samples (./sample-types.ts, mocked here to record its loading).
+ * reads the samples' types into the cache in a process beside Docusaurus (scripts/build-site.ts),
+ * so there the rehype step answers each block from the cache, waiting for that process's entry
+ * when it has not written it yet, and never loads the module that builds a TypeScript program
+ * over the samples (./sample-types.ts, mocked here to record its loading).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Element, Root } from 'hast';
@@ -29,6 +30,8 @@ const { default: rehypeTypeHovers } = await import('../../src/remark/type-hovers
 const { hoverCache } = await import('../../src/remark/type-hovers/hover-cache');
 const { decodeTypeHovers } = await import('../../src/remark/type-hovers/encoding');
 const { TYPE_HOVERS_PROP } = await import('../../src/remark/type-hovers/prop');
+const { HOVER_TYPES_PENDING_VARIABLE, HOVER_TYPES_WAIT_MS } =
+  await import('../../src/remark/type-hovers/pending');
 
 const siteDir = path.resolve(__dirname, '../..');
 const SAMPLE = 'examples/getting-started/scripted-model.ts';
@@ -56,7 +59,7 @@ async function blockOf(sample: string, code: string): Promise<Element> {
 }
 
 describe('the hover types in the Docusaurus process of a build', () => {
-  it('come from the cache the build filled first, without loading TypeScript for the samples [claim:cg-build-hover-types-first]', async () => {
+  it('come from the cache the build filled, without loading TypeScript for the samples [claim:cg-build-hover-types-beside]', async () => {
     const code = readFileSync(path.join(siteDir, SAMPLE), 'utf8');
     // What the build's first step (tooling/assets/generate-hover-types.ts) leaves in the cache.
     const planted = [{ start: 0, length: 6, text: 'planted by the test' }];
@@ -66,7 +69,48 @@ describe('the hover types in the Docusaurus process of a build', () => {
     expect(loaded.sampleTypes).toBe(false);
   });
 
-  it('load it for a sample the cache lacks, which the build would have read first', async () => {
+  it("wait for the entry of the build's hover-types process while it runs, for up to two minutes [claim:cg-build-hover-types-beside]", async () => {
+    expect(HOVER_TYPES_WAIT_MS).toBe(120_000);
+    const marker = path.join(cacheDir, 'reading');
+    writeFileSync(marker, '');
+    process.env[HOVER_TYPES_PENDING_VARIABLE] = marker;
+    try {
+      const sample = 'examples/getting-started/read-beside.ts';
+      const code = 'export const beside = 1;\n';
+      const written = [{ start: 13, length: 6, text: 'written by the other process' }];
+      const writing = new Promise<void>((resolve) =>
+        setTimeout(() => {
+          hoverCache().write(path.join(siteDir, sample), code, written);
+          resolve();
+        }, 300),
+      );
+      const block = await blockOf(sample, code);
+      await writing;
+      expect(decodeTypeHovers(String(block.properties[TYPE_HOVERS_PROP]))).toEqual(written);
+      expect(loaded.sampleTypes).toBe(false);
+    } finally {
+      delete process.env[HOVER_TYPES_PENDING_VARIABLE];
+      rmSync(marker, { force: true });
+    }
+  });
+
+  it('read the types themselves once that process has ended without them', async () => {
+    const marker = path.join(cacheDir, 'reading');
+    writeFileSync(marker, '');
+    process.env[HOVER_TYPES_PENDING_VARIABLE] = marker;
+    try {
+      setTimeout(() => rmSync(marker, { force: true }), 200);
+      await expect(
+        blockOf('examples/getting-started/never-written.ts', 'export const never = 1;\n'),
+      ).rejects.toThrow('TypeScript was asked for the types of a sample');
+      expect(loaded.sampleTypes).toBe(true);
+    } finally {
+      delete process.env[HOVER_TYPES_PENDING_VARIABLE];
+      rmSync(marker, { force: true });
+    }
+  });
+
+  it('load it for a sample the cache lacks when no hover-types process runs', async () => {
     const code = 'export const lacking = 1;\n';
     await expect(blockOf('examples/getting-started/not-cached.ts', code)).rejects.toThrow(
       'TypeScript was asked for the types of a sample',

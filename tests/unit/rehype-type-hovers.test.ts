@@ -76,7 +76,7 @@ describe('rehype-type-hovers', () => {
     );
   });
 
-  it("fails the build's first step on such a sample, naming the pages that show it, the file and the error [claim:contributing-hover-types-build-fails]", async () => {
+  it("fails the build's hover-types step on such a sample, naming the pages that show it, the file and the error [claim:contributing-hover-types-build-fails]", async () => {
     const docs = mkdtempSync(path.join(tmpdir(), 'hover-docs-'));
     try {
       const sample = 'examples/getting-started/broken.ts';

@@ -1,8 +1,9 @@
 /**
  * Reads the hover types of every sample a docs page shows into the hover-type cache
- * (src/remark/type-hovers/hover-cache.ts), before the site build starts. The build then finds
- * each block's types there instead of loading TypeScript beside the bundler, so the two never
- * hold their memory at the same time. Samples whose inputs did not change are not read again.
+ * (src/remark/type-hovers/hover-cache.ts). `npm run build` runs it in a process of its own while
+ * Docusaurus loads (scripts/build-site.ts), and the rehype step waits for its entries
+ * (src/remark/type-hovers/pending.ts) instead of loading TypeScript beside the bundler, so no
+ * process holds both. Samples whose inputs did not change are not read again.
  *
  * Run: npm run generate:assets -- hover-types (also run by `npm run build`, through
  * scripts/build-site.ts).
@@ -48,17 +49,21 @@ export function samplesWithHoverTypes(docsDir = path.join(siteDir, 'docs')): Map
   return new Map([...samples].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
+/** A sample whose types the cache lacks: its text and the pages that show it. */
+export interface UncachedSample {
+  code: string;
+  pages: string[];
+}
+
 /**
- * Reads the types of every sample the pages under `docsDir` show. A sample that does not
- * type-check stops it with the pages that show the sample, its path and TypeScript's errors, as
- * the rehype step would name them had the build reached it.
+ * The samples the pages under `docsDir` show with hover types whose types the cache lacks, and
+ * how many it holds.
  */
-export async function generateHoverTypes(
+export function uncachedSamples(
   docsDir = path.join(siteDir, 'docs'),
   readSample: (file: string) => string = (file) => readFileSync(file, 'utf8'),
-): Promise<void> {
-  const started = performance.now();
-  let read = 0;
+): { uncached: Map<string, UncachedSample>; cached: number } {
+  const uncached = new Map<string, UncachedSample>();
   let cached = 0;
   for (const [file, pages] of samplesWithHoverTypes(docsDir)) {
     // The block's text as the rehype step sees it: remark-code-import drops the file's final
@@ -69,8 +74,29 @@ export async function generateHoverTypes(
     }
     if (hoverCache().read(file, code) !== undefined) {
       cached += 1;
-      continue;
+    } else {
+      uncached.set(file, { code, pages });
     }
+  }
+  return { uncached, cached };
+}
+
+/**
+ * Reads the types of every sample the pages under `docsDir` show. A sample that does not
+ * type-check stops it with the pages that show the sample, its path and TypeScript's errors, as
+ * the rehype step would name them had the build reached it.
+ */
+export async function generateHoverTypes(
+  docsDir = path.join(siteDir, 'docs'),
+  readSample: (file: string) => string = (file) => readFileSync(file, 'utf8'),
+): Promise<void> {
+  const started = performance.now();
+  const { uncached, cached } = uncachedSamples(docsDir, readSample);
+  for (const [file, { code, pages }] of uncached) {
+    // TypeScript holds the thread for the whole sample: yield first, so the generators running
+    // beside this one (generate-assets.ts) start their next step, and sharp's work goes on
+    // libuv's threads while TypeScript reads.
+    await new Promise((resolve) => setImmediate(resolve));
     try {
       // Loaded for the first sample the cache lacks: a build with every sample cached never loads TypeScript.
       const { sampleTypes } = await import('../../src/remark/type-hovers/sample-types');
@@ -80,10 +106,9 @@ export async function generateHoverTypes(
         cause: error,
       });
     }
-    read += 1;
   }
   console.info(
-    `hover types: ${read} samples read by TypeScript and ${cached} found in the cache, in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    `hover types: ${uncached.size} samples read by TypeScript and ${cached} found in the cache, in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
 }
 

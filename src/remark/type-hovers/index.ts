@@ -11,6 +11,7 @@ import type { Element, Root, RootContent } from 'hast';
 import type { VFile } from 'vfile';
 import { encodeTypeHovers } from './encoding';
 import { hoverCache } from './hover-cache';
+import { typesReadBeside } from './pending';
 import { TYPE_HOVERS_PROP } from './prop';
 import type { sampleTypes as SampleTypes } from './sample-types';
 import { recordBlock } from './stats';
@@ -105,7 +106,10 @@ export default function rehypeTypeHovers(options: TypeHoversOptions) {
     for (const { code, file: sample, text } of pass.blocks) {
       const started = performance.now();
       try {
-        const hovers = hoverCache().read(sample, text) ?? (await loadSampleTypes())(text, sample);
+        const hovers =
+          hoverCache().read(sample, text) ??
+          (await typesReadBeside(sample, text)) ??
+          (await loadSampleTypes())(text, sample);
         code.properties = { ...code.properties, [TYPE_HOVERS_PROP]: encodeTypeHovers(hovers) };
       } catch (error) {
         throw new Error(`Hover types for ${page}: ${(error as Error).message}`, { cause: error });
