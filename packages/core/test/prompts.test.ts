@@ -216,6 +216,21 @@ describe('PromptRegistry', () => {
     );
   });
 
+  it("still reads Liquid's size, first and last, which are no own properties [claim:liq-size-first-last]", async () => {
+    const prompts = new PromptRegistry();
+    prompts.register('stats', 'size', '{{ value.size }}');
+    prompts.register('stats', 'ends', '{{ items.first }}-{{ items.last }}');
+    const size = async (value: unknown) => prompts.render('stats/size', { value });
+    expect(await size(['a', 'b', 'c'])).toBe('3');
+    expect(await size('text')).toBe('4');
+    expect(await size(new Map([['a', 1]]))).toBe('1');
+    expect(await size(new Set(['a', 'b']))).toBe('2');
+    expect(await size({ a: 1, b: 2 })).toBe('2');
+    expect(await prompts.render('stats/ends', { items: ['tea', 'milk', 'sugar'] })).toBe(
+      'tea-sugar',
+    );
+  });
+
   it('falls back to the default filter’s value when a variable is missing [claim:liq-default-filter]', async () => {
     const prompts = new PromptRegistry();
     prompts.register('digest', 'length', 'At most {{ maxWords | default: 80 }} words.');
