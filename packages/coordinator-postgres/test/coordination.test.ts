@@ -136,7 +136,7 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
     expect(await ticketsLeft(schema)).toEqual([]);
   });
 
-  it('hands the tasks a stopped instance left unfinished to the other, which runs them in order, the cut one again [claim:scaling-compose-takeover]', async () => {
+  it('hands the tasks a stopped instance left unfinished to the other, which runs them in order, the cut one again [claim:scaling-compose-takeover] [claim:task-cancel-coordinator-reruns] [claim:task-graceful-stop-coordinator-takeover]', async () => {
     const schema = db.newSchema();
     await createRunsTable(db.sql, schema);
     prepared.add(schema);

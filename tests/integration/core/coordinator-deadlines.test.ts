@@ -135,6 +135,28 @@ describe('a coordinator whose admit never settles', () => {
   });
 });
 
+describe('a stop that begins while the coordinator records a task', () => {
+  it('refuses the task 503 WEFT_SHUTTING_DOWN and gives it back finished, so that no instance runs it [claim:task-dispatch-stop-during-admit]', async () => {
+    const coordinator = new HangingCoordinator();
+    coordinator.hang.admit = true;
+    const { runtime, model, work } = await runtimeWith(coordinator, {});
+    const refused = errorOf(runtime.dispatch(event));
+    await waitFor(() => coordinator.heldAdmits.length === 1);
+    const stopped = runtime.stop();
+    await waitFor(() => runtime.status === 'stopping' || runtime.status === 'stopped');
+    // The coordinator recorded the task after the stop closed the queue.
+    coordinator.heldAdmits[0]?.resolve(5);
+    const error = await refused;
+    await stopped;
+    expect([error.code, error.status]).toEqual(['WEFT_SHUTTING_DOWN', 503]);
+    // Given back before the caller heard of it: a coordinator would otherwise keep it
+    // unfinished, for another instance to run.
+    expect(coordinator.released).toEqual(['room#5 finished']);
+    expect(model.requests).toHaveLength(0);
+    expect(work.calls).toHaveLength(0);
+  });
+});
+
 describe('an HTTP trigger in front of a coordinator that hangs', () => {
   it('answers the chat request 503 WEFT_COORDINATOR_TIMEOUT, without the message, once coordinatorTimeoutMs has passed [claim:errors-coordinator-timeout] [claim:cfg-coordinator-timeout] [claim:errors-503-sources]', async () => {
     const coordinator = new HangingCoordinator();

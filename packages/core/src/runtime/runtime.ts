@@ -384,6 +384,14 @@ export class Runtime {
     } finally {
       this.admitting -= 1;
     }
+    // A stop that began while the coordinator recorded the task has closed the queue, and the
+    // caller is told the task was not accepted. The coordinator must then forget it too: a task
+    // it keeps unfinished is run by another instance, for a caller that may have retried it.
+    const closed = this.scheduler.refusal();
+    if (this.coordinator && ticket !== undefined && closed?.code === 'WEFT_SHUTTING_DOWN') {
+      await this.coordinator.release(space.id, ticket, 'finished');
+      throw closed;
+    }
     const done = this.runQueued(task, ticket);
     // A caller that only wanted the acknowledgement must not cause an unhandled rejection.
     done.catch(() => undefined);
