@@ -496,6 +496,58 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(error.cause).toBeUndefined();
   }, 20_000);
 
+  it('logs a failed look at the space as acquire failed and looks again; a failed try of its lock is the lock connection lost, with no retry [claim:obs-coord-acquire-failed]', async () => {
+    const schema = db.newSchema();
+    const lines: { level: string; details: Record<string, unknown>; message: string }[] = [];
+    const record = (level: string) => (details: object, message: string) =>
+      lines.push({ level, details: details as Record<string, unknown>, message });
+    const coordinator = await open({
+      schema,
+      logger: { info: () => undefined, warn: record('warn'), error: record('error') },
+      statementTimeoutMs: 200,
+      acquireTimeoutMs: 5_000,
+      pollIntervalMs: 100,
+    });
+    await coordinator.admit(arrival('room'));
+    // The looks at the space wait for the locked table and are cancelled at statementTimeoutMs.
+    const blocker = new pg.Client({ connectionString: db.url() });
+    await blocker.connect();
+    onTestFinished(() => blocker.end());
+    await blocker.query('BEGIN');
+    await blocker.query(`LOCK TABLE "${schema}".tasks IN ACCESS EXCLUSIVE MODE`);
+    const granting = coordinator.acquire('room', new AbortController().signal);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    await blocker.query('COMMIT');
+    const grant = await granting;
+    expect(grant.signal.aborted).toBe(false);
+    const failedLooks = lines.filter((line) => line.message === 'acquire failed');
+    expect(failedLooks.length).toBeGreaterThan(0);
+    expect(failedLooks.every((line) => line.level === 'warn')).toBe(true);
+    expect(failedLooks[0]?.details).toMatchObject({ space: 'room', error: expect.any(String) });
+    expect(lines.filter((line) => line.level === 'error')).toEqual([]);
+    // A try to take a space's lock that fails is taken for the lock connection's failure.
+    await coordinator.admit(arrival('hall'));
+    const query = pg.Client.prototype.query;
+    const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (
+      this: pg.Client,
+      ...args: unknown[]
+    ) {
+      if (typeof args[0] === 'string' && args[0].includes('pg_try_advisory_lock')) {
+        return Promise.reject(new Error('lock query failed'));
+      }
+      return (query as (...rest: unknown[]) => unknown).apply(this, args);
+    } as never);
+    onTestFinished(() => spy.mockRestore());
+    lines.length = 0;
+    const refused = await errorOf(coordinator.acquire('hall', new AbortController().signal));
+    spy.mockRestore();
+    expect(refused.code).toBe('WEFT_COORDINATOR_CONNECTION_LOST');
+    expect(lines.map((line) => line.message)).toEqual([
+      'lost the connection holding this instance’s locks; its spaces pass to other instances while it reconnects',
+    ]);
+    expect(lines[0]?.details).toMatchObject({ error: 'lock query failed' });
+  }, 20_000);
+
   it('ends a wait at acquireTimeoutMs also when PostgreSQL answers none of the looks at the space, and runs the task after all when it cannot delete its row either [claim:coord-readme-acquire-timeout] [claim:coord-readme-acquire-timeout-undeleted] [claim:scaling-ack-acquire-timeout] [claim:scaling-acquire-timeout-undeleted] [claim:wp-limits-acquire-timeout]', async () => {
     const schema = db.newSchema();
     const coordinator = await open({

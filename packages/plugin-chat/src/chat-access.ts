@@ -241,22 +241,26 @@ export class ChatAccess {
   ): Promise<false | { user: string | undefined }> {
     const hook = this.authenticateHook;
     if (hook === undefined) return { user: undefined };
-    const verdict = await this.withinDeadline(
+    const verdict: unknown = await this.withinDeadline(
       () => hook(request),
       'authenticate',
       requestId,
       logger,
     );
-    if (verdict === undefined || verdict === false) return false;
+    // The hook threw or hung (logged already), or refused.
+    if (verdict === HOOK_FAILED || verdict === false) return false;
     if (verdict === true) return { user: undefined };
-    if (typeof verdict === 'object' && verdict !== null && typeof verdict.user === 'string') {
-      if (CHAT_ID_PATTERN.test(verdict.user)) return { user: verdict.user };
+    const named = namedUser(verdict);
+    if (named !== undefined) {
+      if (CHAT_ID_PATTERN.test(named)) return { user: named };
       logger?.error(
-        { requestId, user: verdict.user.slice(0, 100) },
+        { requestId, user: named.slice(0, 100) },
         'chat: authenticate named a user that is not a valid id (ASCII letters, digits, _ . : -, at most 64); client refused',
       );
       return false;
     }
+    // An answer of nothing (a hook that forgot its `return`) is logged too: its client is
+    // refused like any other answer that is not one of the three.
     logger?.error(
       { requestId, answered: typeof verdict },
       'chat: authenticate must answer true, false or { user }; client refused',
@@ -329,7 +333,7 @@ export class ChatAccess {
     hook: string,
     requestId: string,
     logger: Logger,
-  ): Promise<T | undefined> {
+  ): Promise<T | typeof HOOK_FAILED> {
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), this.authTimeoutMs);
@@ -341,15 +345,25 @@ export class ChatAccess {
           { requestId, timeoutMs: this.authTimeoutMs },
           `chat: ${hook} did not answer in time; refused`,
         );
-        return undefined;
+        return HOOK_FAILED;
       }
       return verdict;
     } catch (error) {
       // The hook's error may name keys or back ends: it goes to the log, the client is refused.
       logger?.error({ requestId, error: describeError(error) }, `chat: ${hook} threw; refused`);
-      return undefined;
+      return HOOK_FAILED;
     } finally {
       clearTimeout(timer);
     }
   }
+}
+
+/** What a hook that threw or did not answer in time counts as; it was logged already. */
+const HOOK_FAILED: unique symbol = Symbol('hook failed');
+
+/** The user an `authenticate` answer of the `{ user }` form names, if it has that form. */
+function namedUser(verdict: unknown): string | undefined {
+  if (typeof verdict !== 'object' || verdict === null) return undefined;
+  const { user } = verdict as { user?: unknown };
+  return typeof user === 'string' ? user : undefined;
 }

@@ -156,6 +156,26 @@ describe('ChatPlugin: who the sender is', () => {
     expect(model.requests).toHaveLength(0);
   });
 
+  it('logs every answer of authenticate that is not true, false or { user }, an answer of nothing too, with its type [claim:obs-chat-bad-answer]', async () => {
+    let answer: unknown;
+    const { url, logs } = await boot({ authenticate: () => answer as never });
+    // `undefined` is what a hook that forgot its `return` answers.
+    for (answer of [undefined, 'yes', null, { user: 42 }]) {
+      expect((await post(url, { room: 'room-x', user: 'ada', message: 'hi' })).status).toBe(401);
+    }
+    const refused = logs.filter(
+      (line) =>
+        line.msg === 'chat: authenticate must answer true, false or { user }; client refused',
+    );
+    expect(refused.map((line) => [line.level, line.answered])).toEqual([
+      [50, 'undefined'],
+      [50, 'string'],
+      [50, 'object'],
+      [50, 'object'],
+    ]);
+    expect(refused.every((line) => typeof line.requestId === 'string')).toBe(true);
+  });
+
   it('with authenticate, eve never sees ada’s words, even when her body claims to be ada [claim:chat-readme-trusts-nothing] [claim:httpchat-room-history] [claim:httpchat-authenticate] [claim:httpchat-private-default] [claim:prod-chat-room] [claim:chat-trusts] [claim:chat-trusts-room] [claim:tsdoc-chat-authenticate-result] [claim:tsdoc-chat-private] [claim:tsdoc-chat-authenticate-when]', async () => {
     const { url, plans } = await boot({ authenticate: bearer });
     expect((await post(url, { room: 'room-x', user: 'ada', message: PIN }, 't-ada')).status).toBe(
