@@ -17,7 +17,9 @@
  * (a git commit of this repository, e.g. one before a performance change) adds this site as it
  * was at that commit as a third column, checked out into the temporary folder with this
  * checkout's node_modules, so a change is judged against the site before it in the same run.
- * BENCH_LIGHTHOUSE=false stops after the builds' table.
+ * BENCH_FIRST_BUILDS (default 1; 0 for none) times as many first builds of a fresh clone of this
+ * checkout's HEAD (nothing generated, no caches), one after each round of cold builds.
+ * BENCH_LIGHTHOUSE=false stops after the builds' tables.
  * BENCH_THROTTLING=devtools runs Lighthouse with the CPU and network really slowed down instead
  * of its default simulation, which estimates the slowed-down timeline from an unthrottled load:
  * the two can disagree about blocking time (see "Size and speed" in docs/contributing-guide.md).
@@ -41,6 +43,7 @@ import {
   createStockSite,
   median,
   listFromEnv,
+  nonNegativeInteger as readWholeNumber,
   positiveInteger as readCount,
   run,
   serve as serveSite,
@@ -56,6 +59,8 @@ const CHROME_FLAGS = '--headless=new --no-sandbox --disable-gpu --disable-backgr
 
 const positiveInteger = (name: string, fallback: number): number =>
   readCount('bench -- site', name, fallback);
+const nonNegativeInteger = (name: string, fallback: number): number =>
+  readWholeNumber('bench -- site', name, fallback);
 
 interface SiteUnderTest {
   label: string;
@@ -78,8 +83,12 @@ interface BuildFigures {
   peakMb: number;
 }
 
-function timeColdBuild(site: SiteUnderTest, workDir: string): BuildFigures {
-  run('npx', ['docusaurus', 'clear'], site.dir);
+/** Times `site.build` in `site.dir`, with `env` added to this process's environment. */
+function timeBuild(
+  site: SiteUnderTest,
+  workDir: string,
+  env: NodeJS.ProcessEnv = {},
+): BuildFigures {
   const memoryFile = path.join(workDir, 'peak-kb.txt');
   const [command, args] = site.build;
   const measured: [string, string[]] = existsSync(GNU_TIME)
@@ -87,11 +96,11 @@ function timeColdBuild(site: SiteUnderTest, workDir: string): BuildFigures {
     : [command, args];
   const start = process.hrtime.bigint();
   try {
-    run(measured[0], measured[1], site.dir);
+    run(measured[0], measured[1], site.dir, env);
   } catch (error) {
     // The builds' output is not shown (it would bury the figures): name the site to rebuild.
     throw new Error(
-      `bench:site: the cold build of ${site.label} failed; run \`${command} ${args.join(' ')}\` in ${site.dir} to see why`,
+      `bench:site: the build of ${site.label} failed; run \`${command} ${args.join(' ')}\` in ${site.dir} to see why`,
       { cause: error },
     );
   }
@@ -100,6 +109,33 @@ function timeColdBuild(site: SiteUnderTest, workDir: string): BuildFigures {
     ? Number(readFileSync(memoryFile, 'utf8').trim().split('\n').pop()) / 1024
     : Number.NaN;
   return { seconds, peakMb };
+}
+
+function timeColdBuild(site: SiteUnderTest, workDir: string): BuildFigures {
+  run('npx', ['docusaurus', 'clear'], site.dir);
+  return timeBuild(site, workDir);
+}
+
+/**
+ * The first `npm run build` of a fresh clone of this checkout's HEAD (committed work only):
+ * nothing generated, no cache of its own, and a temporary folder of its own (tsx keeps its
+ * compiled files there). It shares the installed packages, as after `npm ci`.
+ */
+function timeFirstBuild(workDir: string, round: number): BuildFigures {
+  const dir = path.join(workDir, `fresh-${round}`);
+  execFileSync('git', ['clone', '--quiet', siteDir, dir], { stdio: 'ignore' });
+  shareInstalledPackages(dir);
+  const temporary = mkdtempSync(path.join(workDir, 'tmp-'));
+  try {
+    return timeBuild(
+      { label: 'Weft, fresh clone', dir, port: 0, pages: {}, build: ['npm', ['run', 'build']] },
+      workDir,
+      { TMPDIR: temporary },
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(temporary, { recursive: true, force: true });
+  }
 }
 
 const serve = (site: SiteUnderTest): Promise<ChildProcess> =>
@@ -180,10 +216,8 @@ function linkNodeModules(from: string, to: string): void {
   }
 }
 
-/** This site at another commit, in a detached worktree that shares this checkout's packages. */
-function baselineSite(workDir: string, ref: string, pages: Record<string, string>): SiteUnderTest {
-  const dir = path.join(workDir, 'baseline');
-  execFileSync('git', ['worktree', 'add', '--detach', dir, ref], { cwd: siteDir, stdio: 'ignore' });
+/** Gives the checkout in `dir` this checkout's installed packages. */
+function shareInstalledPackages(dir: string): void {
   linkNodeModules(path.join(siteDir, 'node_modules'), path.join(dir, 'node_modules'));
   // Packages with dependencies of their own (a version the root does not hoist).
   for (const pkg of readdirSync(path.join(siteDir, 'packages'))) {
@@ -192,6 +226,13 @@ function baselineSite(workDir: string, ref: string, pages: Record<string, string
       symlinkSync(own, path.join(dir, 'packages', pkg, 'node_modules'), 'dir');
     }
   }
+}
+
+/** This site at another commit, in a detached worktree that shares this checkout's packages. */
+function baselineSite(workDir: string, ref: string, pages: Record<string, string>): SiteUnderTest {
+  const dir = path.join(workDir, 'baseline');
+  execFileSync('git', ['worktree', 'add', '--detach', dir, ref], { cwd: siteDir, stdio: 'ignore' });
+  shareInstalledPackages(dir);
   const shortRef = execFileSync('git', ['rev-parse', '--short', ref], { cwd: siteDir })
     .toString()
     .trim();
@@ -207,6 +248,7 @@ function baselineSite(workDir: string, ref: string, pages: Record<string, string
 async function main(): Promise<void> {
   const runs = positiveInteger('BENCH_RUNS', 3);
   const builds = positiveInteger('BENCH_BUILDS', 1);
+  const firstBuildCount = nonNegativeInteger('BENCH_FIRST_BUILDS', 1);
   const pageTypes = listFromEnv('bench -- site', 'BENCH_PAGES', ALL_PAGE_TYPES);
   const workDir = mkdtempSync(path.join(tmpdir(), 'weft-bench-'));
   const log = path.join(workDir, 'bench.log');
@@ -239,15 +281,26 @@ async function main(): Promise<void> {
 
     const buildTimes = new Map<string, number[]>(sites.map((site) => [site.label, []]));
     const buildPeaks = new Map<string, number[]>(sites.map((site) => [site.label, []]));
-    for (let round = 0; round < builds; round += 1) {
-      const order = round % 2 === 0 ? sites : [...sites].reverse();
-      for (const site of order) {
-        const { seconds, peakMb } = timeColdBuild(site, workDir);
-        buildTimes.get(site.label)?.push(seconds);
-        buildPeaks.get(site.label)?.push(peakMb);
+    const firstBuilds: BuildFigures[] = [];
+    for (let round = 0; round < Math.max(builds, firstBuildCount); round += 1) {
+      if (round < builds) {
+        const order = round % 2 === 0 ? sites : [...sites].reverse();
+        for (const site of order) {
+          const { seconds, peakMb } = timeColdBuild(site, workDir);
+          buildTimes.get(site.label)?.push(seconds);
+          buildPeaks.get(site.label)?.push(peakMb);
+          appendFileSync(
+            log,
+            `build ${site.label} ${seconds.toFixed(1)} s ${peakMb.toFixed(0)} MB\n`,
+          );
+        }
+      }
+      if (round < firstBuildCount) {
+        const first = timeFirstBuild(workDir, round);
+        firstBuilds.push(first);
         appendFileSync(
           log,
-          `build ${site.label} ${seconds.toFixed(1)} s ${peakMb.toFixed(0)} MB\n`,
+          `first build ${first.seconds.toFixed(1)} s ${first.peakMb.toFixed(0)} MB\n`,
         );
       }
     }
@@ -265,6 +318,12 @@ async function main(): Promise<void> {
         };
       }),
     );
+    if (firstBuilds.length > 0) {
+      const seconds = median(firstBuilds.map((build) => build.seconds));
+      console.log(
+        `\nFirst build of a fresh clone (npm run build, nothing generated): median ${seconds.toFixed(1)} s, ${(seconds / stockMedian).toFixed(2)}x stock's cold build, peak ${median(firstBuilds.map((build) => build.peakMb)).toFixed(0)} MB; runs ${firstBuilds.map((build) => build.seconds.toFixed(1)).join(' ')}`,
+      );
+    }
     if (process.env.BENCH_LIGHTHOUSE === 'false') {
       return;
     }

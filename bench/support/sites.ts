@@ -40,6 +40,16 @@ export function positiveInteger(script: string, name: string, fallback: number):
   return value;
 }
 
+/** The environment variable `name` as a whole number of at least 0; `fallback` when unset. */
+export function nonNegativeInteger(script: string, name: string, fallback: number): number {
+  const raw = process.env[name];
+  const value = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!Number.isInteger(value) || value < 0) {
+    throw new Error(`${script}: ${name} must be a whole number (0 or more), got "${raw}"`);
+  }
+  return value;
+}
+
 /** A comma-separated choice among `all` from the environment variable `name`; all when unset. */
 export function listFromEnv<T extends string>(
   script: string,
