@@ -198,6 +198,22 @@ describe('the search_docs ranking', () => {
     expect(matched('graceful sh')).not.toContain('shutdown');
   });
 
+  it('looks for a last word of two letters as that word alone [claim:mcp-docs-last-word-prefix]', () => {
+    const small = new DocsSearch([
+      page('/docs/scripts/', 'Scripts', '# Scripts\n\nRun the script with sh.'),
+      page('/docs/stopping/', 'Stopping', '# Stopping\n\nA graceful shutdown drains the queue.'),
+    ]);
+    const ranked = small.rank('graceful sh');
+    // No section has both words, so each comes up for the one it has: `sh` is no prefix here.
+    expect(Object.fromEntries(ranked.map((hit) => [hit.pagePath, hit.terms]))).toEqual({
+      '/docs/scripts/': ['sh'],
+      '/docs/stopping/': ['graceful'],
+    });
+    expect(
+      small.rank('graceful shu').find((hit) => hit.pagePath === '/docs/stopping/')?.terms,
+    ).toContain('shutdown');
+  });
+
   it('shows code in a snippet as written, without the fence info, around the matched words [claim:tsdoc-snippet-code-as-written] [claim:tsdoc-snippet-window]', () => {
     const markdown =
       '## Logs\n\nSet the _level_ with **care**.\n\n```bat title="x" npm2yarn\nset WEFT_LOG_LEVEL=warn\n```\n\n' +
