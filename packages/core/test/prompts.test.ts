@@ -804,6 +804,25 @@ describe('PromptRegistry with function templates', () => {
     expect(render).toHaveBeenLastCalledWith(greeting);
   });
 
+  it('names a declared variable called __proto__ when it was not passed, and hands it over when it was [claim:liq-function-strict]', async () => {
+    const render = vi.fn((variables: Record<string, unknown>) =>
+      String(Object.getOwnPropertyDescriptor(variables, '__proto__')?.value),
+    );
+    const prompts = new PromptRegistry();
+    prompts.register(
+      'mail',
+      'proto',
+      defineTemplate<Record<string, unknown>>(['__proto__'], render),
+    );
+    const error = await errorOf(prompts.render('mail/proto', {}));
+    expect(error.message).toBe(
+      'PromptRegistry: rendering "mail/proto" failed: undefined variable: __proto__ [WEFT_TEMPLATE_RENDER_FAILED]',
+    );
+    expect(render).not.toHaveBeenCalled();
+    // JSON.parse makes `__proto__` an own property, as a caller's parsed data would have it.
+    expect(await prompts.render('mail/proto', JSON.parse('{"__proto__": "given"}'))).toBe('given');
+  });
+
   it('fails on a missing variable a liquid template outputs (without a first default filter) or loops over or a function template declares, and calls an undeclaring function as given [claim:cu-prompts-row] [claim:liq-function-unlisted]', async () => {
     const prompts = new PromptRegistry();
     prompts.register('chat', 'output', 'Hello {{ name }}');

@@ -255,10 +255,10 @@ type Render = (variables: Record<string, unknown>) => string | Promise<string>;
 function notPassed(given: Readonly<Record<string, unknown>>, variable: string): boolean {
   const value = given[variable];
   if (value === undefined) return true;
-  return (
-    !Object.hasOwn(given, variable) &&
-    value === (Object.prototype as unknown as Record<string, unknown>)[variable]
-  );
+  if (Object.hasOwn(given, variable)) return false;
+  // Reading `__proto__` gives the object's prototype, which no caller passed as a value.
+  if (variable === '__proto__') return true;
+  return value === (Object.prototype as unknown as Record<string, unknown>)[variable];
 }
 
 /**
