@@ -1055,7 +1055,7 @@ describe('ModelManager.call', () => {
     expect(error.code).toBe('WEFT_CAPABILITY_UNAVAILABLE');
   });
 
-  it('reports each call to analytics, with the provider id and token usage when the output has it, and not a call refused before it reached one [claim:mpo-id-selects] [claim:tsdoc-models-analytics]', async () => {
+  it('reports each call to analytics, with the provider id and token usage when the output has it, a call its bulkhead refuses as failed, and not a call refused before it reached one [claim:mpo-id-selects] [claim:tsdoc-models-analytics]', async () => {
     const providers: string[] = [];
     const analytics = new AnalyticsManager({
       enabled: true,
@@ -1079,6 +1079,12 @@ describe('ModelManager.call', () => {
     expect(data.tokens).toEqual({ input: 12, output: 5 });
     // The call refused before it reached a provider is not reported.
     expect(providers).toEqual(['alpha']);
+    // One its provider's bulkhead refuses went past those checks: it counts, as a failed call.
+    const full: CallGuard = () =>
+      Promise.reject(new WeftError('WEFT_QUEUE_FULL', 'Bulkhead: model:alpha is full.'));
+    await errorOf(models.forTask(new AbortController().signal, full).generateText('x'));
+    expect(analytics.snapshot().modelCalls).toMatchObject({ total: 2, failed: 1 });
+    expect(providers).toEqual(['alpha', 'alpha']);
   });
 
   it('lists its providers in configuration order', () => {

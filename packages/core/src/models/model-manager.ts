@@ -32,8 +32,8 @@ interface Route {
  * Calls capabilities on the runtime's model providers. It resolves a capability id (or an
  * alias of it) to a provider, validates the input and the output against the capability's
  * schemas, applies transforms between aliased capabilities, and reports to analytics each call
- * that reaches a provider (one refused before, for an aborted signal or an invalid input, is not
- * reported). {@link ModelManager.getObject} builds structured output on top of text generation.
+ * that passes those checks, as failed when its provider's bulkhead refuses it (one refused
+ * before, for an aborted signal or an invalid input, is not reported). {@link ModelManager.getObject} builds structured output on top of text generation.
  *
  * A runtime creates its ModelManager; plugins reach it as `context.models`.
  *
