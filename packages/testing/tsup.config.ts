@@ -8,7 +8,8 @@ export default [
     format: ['esm'],
     platform: 'browser',
     target: 'es2022',
-    dts: false,
+    // Its own declarations, so a page's type checker does not offer the Node-only names.
+    dts: true,
     clean: false,
   }),
 ];

@@ -145,6 +145,30 @@ describe('the packed tarballs', () => {
     TIMEOUT,
   );
 
+  it(
+    "gives @weft/testing's browser build declarations of its own, without the Node-only names [claim:testing-browser-build]",
+    async () => {
+      const tarball = packed.find((item) => item.name === '@weft/testing') as PackedPackage;
+      const unpacked = path.join(work, 'unpacked-testing-browser');
+      await mkdir(unpacked, { recursive: true });
+      await runCommand('tar', ['-xzf', path.join(work, tarball.filename), '-C', unpacked], {
+        cwd: work,
+        timeoutMs: 60_000,
+      });
+      const manifest = JSON.parse(
+        await readFile(path.join(unpacked, 'package/package.json'), 'utf8'),
+      ) as { exports: { '.': { browser: { types: string } } } };
+      const declarations = await readFile(
+        path.join(unpacked, 'package', manifest.exports['.'].browser.types),
+        'utf8',
+      );
+      expect(declarations).toContain('ScriptedModelProvider');
+      expect(declarations).toContain('InMemoryMemoryProvider');
+      expect(declarations).not.toMatch(/memoryProviderContract|INVALID_MEMORY_INPUTS/);
+    },
+    TIMEOUT,
+  );
+
   it.each(workspaces)(
     '%s resolves its types everywhere (@arethetypeswrong/cli)',
     async (folder) => {

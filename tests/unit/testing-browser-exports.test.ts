@@ -17,6 +17,8 @@ describe('@weft/testing in a browser', () => {
     const entry = manifest.exports['.'];
     expect(Object.keys(entry ?? {})[0]).toBe('browser');
     expect(entry?.browser?.['weft-source']).toBe('./src/browser.ts');
+    // Its declarations are the browser entry's own (checked in the tarball by tests/pack).
+    expect(entry?.browser?.types).toBe('./dist/browser.d.ts');
     expect(entry?.['weft-source']).toBe('./src/index.ts');
 
     const node = Object.keys(await import('../../packages/testing/src/index'));
