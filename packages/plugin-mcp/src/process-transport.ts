@@ -235,6 +235,10 @@ export class ProcessGroupTransport implements Transport {
           try {
             this.buffer.append(chunk.subarray(start, end));
           } catch (error) {
+            // Past the limit the output is no longer read: what the server writes after it, while
+            // it is being ended (a second, when it ignores SIGTERM), is neither read nor parsed.
+            child.stdout?.removeAllListeners('data');
+            child.stdout?.destroy();
             this.onerror?.(error as Error);
             void this.close();
             return;
