@@ -362,6 +362,33 @@ describe('ProcessGroupTransport', () => {
     }
   });
 
+  it('reports the connection closed as soon as a server closes its stdout, before a server that ignores SIGTERM is ended [claim:mcpdoc-unavailable-at-once]', async () => {
+    const transport = new ProcessGroupTransport({
+      command: process.execPath,
+      args: [
+        '-e',
+        `process.on('SIGTERM', () => {});
+         setTimeout(() => { process.stdout.destroy(); require('node:fs').closeSync(1); }, 100);
+         setInterval(() => {}, 1000);`,
+      ],
+      maxBufferSize: 1_000,
+    });
+    let serverRanAtClose: boolean | undefined;
+    await transport.start();
+    // Read now: the transport forgets the process once it has closed.
+    const pid = transport.pid ?? 0;
+    transport.onclose = () => {
+      serverRanAtClose = isRunning(pid);
+    };
+    try {
+      await expect.poll(() => serverRanAtClose, { timeout: 5_000 }).toBeDefined();
+      // The connection was over before the SIGKILL that ends this server a second later.
+      expect(serverRanAtClose).toBe(true);
+    } finally {
+      await transport.close();
+    }
+  });
+
   it('stops reading at the limit: what a server ignoring SIGTERM writes after it is neither read nor delivered [claim:mcpdoc-too-large] [claim:mcp-too-large]', async () => {
     const long = JSON.stringify({ jsonrpc: '2.0', method: 'x', params: { t: 'l'.repeat(2_000) } });
     const note = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: {} });
