@@ -8,6 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  CallToolResultSchema,
   ErrorCode,
   McpError,
   ToolSchema,
@@ -237,6 +238,20 @@ function isMalformedAnswer(error: unknown): boolean {
 }
 
 /**
+ * The schema the client reads a tool's answer with: the SDK's, except that an error result
+ * (`isError`) loses its `structuredContent`. The SDK's client checks any `structuredContent`
+ * against the tool's `outputSchema`, an error report's too, and would refuse a tool's report of
+ * its own failure as a protocol error (`WEFT_MCP_CALL_FAILED`); the plugin keeps no structured
+ * content of an error, so the report fails the step as what it is, `WEFT_MCP_TOOL_ERROR`.
+ * Cast to the SDK's type, which `callTool` asks for: it parses with whatever schema it is given.
+ */
+const ToolAnswerSchema = CallToolResultSchema.transform((result) => {
+  if (result.isError !== true || result.structuredContent === undefined) return result;
+  const { structuredContent: _dropped, ...rest } = result;
+  return rest;
+}) as unknown as typeof CallToolResultSchema;
+
+/**
  * Hands a client the allow-listed tools as if it had listed them itself. The SDK's client checks
  * a tool's answers against its `outputSchema` only for the tools of the last `tools/list` page it
  * read: the listing may end on another page, and a reconnected client lists nothing. Reaches into
@@ -413,7 +428,7 @@ export class McpConnection {
       );
     }
     try {
-      const result = await live.client.callTool({ name: tool, arguments: args }, undefined, {
+      const result = await live.client.callTool({ name: tool, arguments: args }, ToolAnswerSchema, {
         signal: AbortSignal.any([deadline, live.broken.signal]),
         timeout: callTimeoutMs + SDK_TIMER_GRACE_MS,
       });

@@ -168,6 +168,8 @@ export class ProcessGroupTransport implements Transport {
   private readonly buffer: ReadBuffer;
   private readonly stderrStream = new PassThrough();
   private closing: Promise<void> | undefined;
+  /** Set once `onclose` has been called: the end of the output and the process's close both call it. */
+  private reportedClosed = false;
 
   constructor(private readonly options: ProcessTransportOptions) {
     this.buffer = new ReadBuffer({ maxBufferSize: options.maxBufferSize });
@@ -219,11 +221,16 @@ export class ProcessGroupTransport implements Transport {
       child.once('close', () => {
         if (this.child === child) this.child = undefined;
         if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
-        this.onclose?.();
+        this.reportClosed();
       });
       // A server that closes its stdout can never answer again, though it runs on: the
-      // connection is over, so the server is ended as close() ends it, and the plugin reconnects.
-      child.stdout?.once('end', () => void this.close());
+      // connection is over at once, whatever ending the server takes (a second, when it ignores
+      // SIGTERM), so its calls fail now; the server is ended as close() ends it, and the plugin
+      // reconnects.
+      child.stdout?.once('end', () => {
+        this.reportClosed();
+        void this.close();
+      });
       child.stdin?.on('error', (error) => this.onerror?.(error));
       child.stdout?.on('error', (error) => this.onerror?.(error));
       child.stdout?.on('data', (chunk: Buffer) => {
@@ -235,6 +242,10 @@ export class ProcessGroupTransport implements Transport {
           try {
             this.buffer.append(chunk.subarray(start, end));
           } catch (error) {
+            // Past the limit the output is no longer read: what the server writes after it, while
+            // it is being ended (a second, when it ignores SIGTERM), is neither read nor parsed.
+            child.stdout?.removeAllListeners('data');
+            child.stdout?.destroy();
             this.onerror?.(error as Error);
             void this.close();
             return;
@@ -245,6 +256,12 @@ export class ProcessGroupTransport implements Transport {
       });
       child.stderr?.pipe(this.stderrStream);
     });
+  }
+
+  private reportClosed(): void {
+    if (this.reportedClosed) return;
+    this.reportedClosed = true;
+    this.onclose?.();
   }
 
   private readMessages(): void {

@@ -361,4 +361,55 @@ describe('ProcessGroupTransport', () => {
       await transport.close();
     }
   });
+
+  it('reports the connection closed as soon as a server closes its stdout, before a server that ignores SIGTERM is ended [claim:mcpdoc-unavailable-at-once]', async () => {
+    const transport = new ProcessGroupTransport({
+      command: process.execPath,
+      args: [
+        '-e',
+        `process.on('SIGTERM', () => {});
+         setTimeout(() => { process.stdout.destroy(); require('node:fs').closeSync(1); }, 100);
+         setInterval(() => {}, 1000);`,
+      ],
+      maxBufferSize: 1_000,
+    });
+    let serverRanAtClose: boolean | undefined;
+    await transport.start();
+    // Read now: the transport forgets the process once it has closed.
+    const pid = transport.pid ?? 0;
+    transport.onclose = () => {
+      serverRanAtClose = isRunning(pid);
+    };
+    try {
+      await expect.poll(() => serverRanAtClose, { timeout: 5_000 }).toBeDefined();
+      // The connection was over before the SIGKILL that ends this server a second later.
+      expect(serverRanAtClose).toBe(true);
+    } finally {
+      await transport.close();
+    }
+  });
+
+  it('stops reading at the limit: what a server ignoring SIGTERM writes after it is neither read nor delivered [claim:mcpdoc-too-large] [claim:mcp-too-large]', async () => {
+    const long = JSON.stringify({ jsonrpc: '2.0', method: 'x', params: { t: 'l'.repeat(2_000) } });
+    const note = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: {} });
+    // Past its oversized line the server floods, then writes valid messages, for as long as it
+    // lives: closing gives it a second of SIGTERM grace before the SIGKILL.
+    const { transport, messages, errors, closed } = await transportFor(
+      `process.on('SIGTERM', () => {});
+       process.stdout.on('error', () => {});
+       process.stdout.write(${JSON.stringify(`${long}\n`)});
+       process.stdout.write('x'.repeat(50_000));
+       process.stdout.write('\\n');
+       setInterval(() => process.stdout.write(${JSON.stringify(`${note}\n`)}), 5);`,
+      1_000,
+    );
+    try {
+      await expect.poll(() => closed(), { timeout: 5_000 }).toBe(true);
+      // One cut; the flood after it was not read into the buffer, so it did not overflow again.
+      expect(errors.filter((error) => /exceeded maximum size/.test(error))).toHaveLength(1);
+      expect(messages).toEqual([]);
+    } finally {
+      await transport.close();
+    }
+  });
 });

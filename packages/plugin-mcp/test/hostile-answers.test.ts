@@ -114,6 +114,24 @@ describe('McpPlugin against answers that come astray', () => {
     20_000,
   );
 
+  it("logs the parser's error for a JSON body that breaks late, which quotes no more than a few characters of the body [claim:mcpdoc-http-error-status]", async () => {
+    const running = await start(['breaks-late', 'echo']);
+    const task = await running.run('an answer whose JSON breaks near its end');
+    expect(task.chain[1]?.error).toMatch(
+      /disconnected during the call of tool "breaks-late"; the plugin is reconnecting\. \[WEFT_MCP_UNAVAILABLE\]/,
+    );
+    const lostLine = running.logs.find((line) => line.msg === 'MCP call lost its connection');
+    expect(lostLine).toMatchObject({ server: 'astray', tool: 'breaks-late' });
+    expect(lostLine?.error).toMatch(/JSON at position \d+/);
+    // Neither the start of the body nor the tool's text: the parser quotes only near the break.
+    expect(lostLine?.error).not.toContain('jsonrpc');
+    expect(lostLine?.error).not.toContain('hunter2');
+    await expect
+      .poll(() => running.logs.some((line) => line.msg === 'MCP server reconnected'))
+      .toBe(true);
+    await expectNextCallAnswers(running);
+  }, 20_000);
+
   it('lets a call whose answer ends cleanly before its result wait out callTimeoutMs, ending with WEFT_MCP_TIMEOUT on a kept connection [claim:mcpdoc-http-unanswered-kept]', async () => {
     const running = await start(['ends-early', 'echo']);
     const started = Date.now();

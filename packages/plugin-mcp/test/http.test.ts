@@ -470,6 +470,44 @@ describe('McpPlugin over streamable HTTP', () => {
     );
   });
 
+  it("takes an error result (isError) for WEFT_MCP_TOOL_ERROR, though its structuredContent breaks the tool's outputSchema [claim:mcpdoc-tool-error-code] [claim:mcp-tool-error] [claim:mcp-call-failed-output-schema]", async () => {
+    server = await serveOverHttp(0, () =>
+      createListingServer(
+        'weft-error-with-structure-fixture',
+        [
+          {
+            name: 'count',
+            description: 'Counts.',
+            inputSchema: { type: 'object' },
+            outputSchema: {
+              type: 'object',
+              properties: { n: { type: 'number' } },
+              required: ['n'],
+            },
+          },
+        ],
+        () => ({
+          isError: true,
+          content: [{ type: 'text', text: 'the counter is down' }],
+          structuredContent: { reason: 'down' },
+        }),
+      ),
+    );
+    agent = await startAgent(
+      await McpPlugin.connect({ servers: [{ name: 'web', url: server.url, tools: ['count'] }] }),
+      [plan('count')],
+    );
+    const task = await agent.run('count them');
+    expect(task.chain[1]?.error).toMatch(
+      /tool "count" on server "web" reported an error; its text is logged under error id [0-9a-f-]{36}\. \[WEFT_MCP_TOOL_ERROR\]/,
+    );
+    expect(task.chain[1]?.data).toMatchObject({ excerpt: 'the counter is down' });
+    expect(agent.logs.find((line) => line.msg === 'MCP tool reported an error')).toMatchObject({
+      toolError: 'the counter is down',
+    });
+    expect(agent.logs.map((line) => line.msg)).not.toContain('MCP server refused a tool call');
+  });
+
   it("keeps refusing an answer that breaks the tool's outputSchema when the tool was on an earlier page of the listing, and after a reconnection [claim:mcp-call-failed-output-schema]", async () => {
     // The SDK's client checks answers against the output schemas of the last tools/list page it
     // read, on the client that read it: the plugin hands it those of every allowed tool.
