@@ -3,6 +3,7 @@ import { PostgresMemoryProviderError } from './errors.js';
 import {
   CLIENT_GRACE_MS,
   describeServer,
+  passwordsToHide,
   scrub,
   type ResolvedPostgresMemoryProviderOptions,
 } from './options.js';
@@ -282,7 +283,7 @@ export class ConnectionRunner {
   ): Error {
     const reason = scrub(
       error instanceof Error ? error.message : String(error),
-      this.options.secrets,
+      passwordsToHide(this.options),
     );
     const { reconnectTimeoutMs } = this.options.pool;
     const what = outcomeUnknown
@@ -303,7 +304,7 @@ export class ConnectionRunner {
    */
   private clean(error: unknown): unknown {
     if (!(error instanceof Error)) return error;
-    const message = scrub(error.message, this.options.secrets);
+    const message = scrub(error.message, passwordsToHide(this.options));
     if (message === error.message) return error;
     const copy = new Error(message);
     const { code } = error as { code?: unknown };

@@ -302,6 +302,17 @@ export function resolveOptions(
 }
 
 /**
+ * The password in every form a message may quote it: the connection string's, or, when the
+ * string has none, the `PGPASSWORD` that pg then logs in with, read at each call since pg reads
+ * it at each connection.
+ */
+export function passwordsToHide(options: ResolvedPostgresMemoryProviderOptions): readonly string[] {
+  if (options.secrets.length > 0) return options.secrets;
+  const fromEnvironment = process.env.PGPASSWORD;
+  return fromEnvironment ? [fromEnvironment] : [];
+}
+
+/**
  * Replaces every occurrence of the connection's password in a message by `***`.
  *
  * @param text - A message that may quote the connection string or a driver error.
