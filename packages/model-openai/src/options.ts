@@ -63,7 +63,9 @@ export interface OpenAIModelProviderOptions {
   /**
    * The most time one call may take, in milliseconds, from its start: the reading of a function
    * `apiKey`, all attempts and the waits between them together; a call that reaches it fails with
-   * `WEFT_OPENAI_TIMEOUT`. With the defaults,
+   * `WEFT_OPENAI_TIMEOUT`, but for an attempt it cuts short whose answer, a 4xx other than 429 or a
+   * 3xx, was still arriving: that status fails the call with `WEFT_OPENAI_HTTP_STATUS`, as it
+   * always does. With the defaults,
    * 3 attempts of up to 30 s plus waits of up to 0.5 s and 1 s could take 91.5 s, so this
    * deadline is what bounds the worst case: one call holds its task at most 60 s once the
    * provider starts it (inside a task, a wait for a slot of the provider's bulkhead comes first).

@@ -564,6 +564,24 @@ describe('OpenAIModelProvider', () => {
       );
     });
 
+    it('fails a 404 still arriving when totalTimeoutMs cuts its attempt short with its status, not a timeout [claim:oai-total-error-status]', async () => {
+      const stall: Handler = (_request, response) => {
+        response.writeHead(404, { 'Content-Type': 'application/json' });
+        response.write('{"error":');
+      };
+      server.enqueue(stall);
+      const error = await failure(
+        generate(provider({ maxRetries: 2, timeoutMs: 5_000, totalTimeoutMs: 200 })),
+      );
+      expect(server.requests).toHaveLength(1);
+      expect(error.code).toBe('WEFT_OPENAI_HTTP_STATUS');
+      expect(error.httpStatus).toBe(404);
+      expect(error.attempts).toBe(1);
+      expect(error.message).toMatch(
+        /^OpenAIModelProvider "openai": request failed with 404 Not Found \(its answer was still arriving after \d+ ms\) \[WEFT_OPENAI_HTTP_STATUS\]$/,
+      );
+    });
+
     it('gives the status of an answer still arriving when the attempt times out [claim:oai-timeout-row] [claim:mpo-error-fields] [claim:errors-openai-timeout-last-status]', async () => {
       // The server sends a 200 and the start of its body, then nothing more.
       const stall: Handler = (_request, response) => {
