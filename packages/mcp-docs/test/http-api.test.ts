@@ -14,6 +14,7 @@ import {
   type DocsBundle,
   type RunningHttpServer,
 } from '../src/index.js';
+import { SMALL_BUNDLE } from './support.js';
 
 const started: RunningHttpServer[] = [];
 afterEach(async () => {
@@ -69,6 +70,24 @@ describe('startHttpServer (TSDoc of HttpOptions and RunningHttpServer)', () => {
     });
     expect(refused).toMatch(/^HTTP\/1\.1 400 /);
     expect(refused.split('\r\n\r\n')[1]).toBe('');
+    // The MCP transport's own refusals carry other JSON-RPC codes: a JSON body that is no
+    // JSON-RPC message gets -32700. A bundle with pages is needed for the request to reach it.
+    const withDocs = await startHttpServer(SMALL_BUNDLE, { log: () => undefined });
+    started.push(withDocs);
+    const notRpc = await fetch(withDocs.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ question: 'not a JSON-RPC message' }),
+    });
+    expect(notRpc.status).toBe(400);
+    expect(await notRpc.json()).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32700, message: expect.any(String) as unknown },
+      id: null,
+    });
   });
 
   it('rejects with the listening error when the port is taken [claim:tsdoc-docs-http-listen]', async () => {
