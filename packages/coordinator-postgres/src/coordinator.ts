@@ -9,6 +9,8 @@ import {
 import { PostgresSpaceCoordinatorError } from './errors.js';
 import {
   describeTarget,
+  maskedCause,
+  maskedMessage,
   resolveOptions,
   type PostgresSpaceCoordinatorOptions,
   type ResolvedCoordinatorOptions,
@@ -140,8 +142,8 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
       if (error instanceof WeftError) throw error;
       throw new PostgresSpaceCoordinatorError(
         'WEFT_COORDINATOR_CONNECT_FAILED',
-        `PostgresSpaceCoordinator.init: could not connect to PostgreSQL at ${describeTarget(this.options.connectionString)}: ${(error as Error).message}. Check that the server runs and the connection string is right.`,
-        { cause: error },
+        `PostgresSpaceCoordinator.init: could not connect to PostgreSQL at ${describeTarget(this.options.connectionString)}: ${maskedMessage(error, this.options.connectionString)}. Check that the server runs and the connection string is right.`,
+        { cause: maskedCause(error, this.options.connectionString) },
       );
     }
     this.options.logger.info({ instance: this.instanceKey }, 'coordinator started');
@@ -196,7 +198,7 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
             space: bounded(space),
             taskId: arrival.taskId,
             spaceBytes: Buffer.byteLength(space),
-            error: (error as Error).message,
+            error: maskedMessage(error, this.options.connectionString),
           },
           'task too large for PostgreSQL to record; refused',
         );
@@ -208,8 +210,8 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
       }
       throw new PostgresSpaceCoordinatorError(
         'WEFT_COORDINATOR_ADMIT_FAILED',
-        `PostgresSpaceCoordinator.admit: PostgreSQL did not record a task of space "${bounded(space)}": ${(error as Error).message}.`,
-        { status: 503, cause: error },
+        `PostgresSpaceCoordinator.admit: PostgreSQL did not record a task of space "${bounded(space)}": ${maskedMessage(error, this.options.connectionString)}.`,
+        { status: 503, cause: maskedCause(error, this.options.connectionString) },
       );
     } finally {
       const left = (this.admitting.get(space) ?? 1) - 1;
@@ -276,9 +278,9 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
         }
       } catch (error) {
         if (WeftError.is(error, 'WEFT_COORDINATOR_CONNECTION_LOST')) throw error;
-        lastError = error;
+        lastError = maskedCause(error, this.options.connectionString);
         this.options.logger.warn(
-          { space: bounded(space), error: (error as Error).message },
+          { space: bounded(space), error: maskedMessage(error, this.options.connectionString) },
           'acquire failed',
         );
       }
@@ -360,7 +362,11 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
       // A session lost meanwhile has given its spaces up already; its tasks pass on as they are.
       if (session !== this.session) return;
       this.options.logger.error(
-        { space: bounded(space), ticket, error: (error as Error).message },
+        {
+          space: bounded(space),
+          ticket,
+          error: maskedMessage(error, this.options.connectionString),
+        },
         'could not record the end of a task; giving this instance’s spaces up',
       );
       this.loseSession(session, error as Error);
@@ -454,7 +460,10 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
       await this.takeOver(session);
     } catch (error) {
       if (session !== this.session) return;
-      this.options.logger.warn({ error: (error as Error).message }, 'sweep failed; retrying');
+      this.options.logger.warn(
+        { error: maskedMessage(error, this.options.connectionString) },
+        'sweep failed; retrying',
+      );
     }
   }
 
@@ -542,7 +551,7 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
     clearTimeout(this.sweepTimer);
     for (const [ticket, space] of session.known) this.orphans.add(ticket, space);
     this.options.logger.error(
-      { instance: session.key, error: error.message },
+      { instance: session.key, error: maskedMessage(error, this.options.connectionString) },
       'lost the connection holding this instance’s locks; its spaces pass to other instances while it reconnects',
     );
     session.lost.abort(this.connectionLost('run'));

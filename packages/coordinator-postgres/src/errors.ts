@@ -50,13 +50,16 @@ export const COORDINATOR_ERRORS = {
         'the constructor’s options are missing or invalid: a `connectionString` that is not a `postgres://` URL, a `schema` that is not a lower-case identifier of up to 54 characters or starts with `pg_`, which PostgreSQL keeps for its system schemas, a timeout, interval or pool size that is not a positive whole number, a time that becomes a timer over 2147483647 ms (the longest delay a Node.js timer keeps; 2147482647 for `statementTimeoutMs`), a `reconnectMaxDelayMs` below `reconnectDelayMs`, a `logger` without `info`, `warn` and `error` functions, or a key that is not an option (a misspelt one). The message lists every bad option and never repeats the connection string, which may hold a password.',
       fix: 'the message names each option and what it must be.',
     },
-    /** @claim errors-coordinator-schema-beforehand */
+    /**
+     * @claim errors-coordinator-schema-beforehand
+     * @claim errors-coordinator-connect-no-password
+     */
     WEFT_COORDINATOR_CONNECT_FAILED: {
       summary: '`init` could not connect to PostgreSQL or prepare its tables.',
       raisedBy: '`PostgresSpaceCoordinator.init`, so `Runtime.start` (as `WEFT_START_FAILED`)',
       raisers: ['coordinator-postgres/src/coordinator.ts#PostgresSpaceCoordinator.init'],
       cause:
-        'the server refused the connection, did not answer within `connectTimeoutMs`, rejected the login, or the user may not create the coordinator’s schema. The message names host, port and database and the driver’s reason, never the password.',
+        'the server refused the connection, did not answer within `connectTimeoutMs`, rejected the login, or the user may not create the coordinator’s schema. The message names host, port and database and the driver’s reason, never the password, which is masked as `***` where PostgreSQL quotes it (a refused login names the user, whose name may be the password).',
       fix: 'check that the server runs at that address and accepts the user, and that the user may create the schema, or create it beforehand for the user (`CREATE SCHEMA weft_coordinator AUTHORIZATION agent`); then the user needs no `CREATE` privilege on the database.',
     },
     WEFT_COORDINATOR_SCHEMA_TOO_NEW: {

@@ -264,3 +264,72 @@ export function describeTarget(connectionString: string): string {
   const host = address.host.includes(':') ? `[${address.host}]` : address.host;
   return `${host}:${address.port}/${address.database || '(default database)'}`;
 }
+
+/**
+ * The password node-postgres sends, in every form a driver's message may quote it: the one the
+ * connection string holds (as written and percent-decoded) or its `password` parameter, else
+ * `PGPASSWORD`, read at the time of the message. PostgreSQL names the user in a refused login
+ * (`password authentication failed for user "..."`), which quotes a password equal to the user
+ * name.
+ *
+ * @param connectionString - The `connectionString` option.
+ * @param env - The environment pg reads.
+ * @returns The forms to mask; none when there is no password.
+ */
+export function passwordForms(
+  connectionString: string,
+  env: NodeJS.ProcessEnv = process.env,
+): string[] {
+  let url: URL;
+  try {
+    ({ url } = postgresUrl(connectionString));
+  } catch {
+    return [];
+  }
+  const forms = new Set<string>();
+  if (url.password !== '') {
+    forms.add(url.password);
+    try {
+      forms.add(decodeURIComponent(url.password));
+    } catch {
+      // Not valid percent-encoding: pg sends it as written, which is already in the set.
+    }
+  }
+  const parameter = url.searchParams.get('password');
+  if (parameter) forms.add(parameter);
+  if (forms.size === 0 && env.PGPASSWORD) forms.add(env.PGPASSWORD);
+  forms.delete('');
+  return [...forms];
+}
+
+/**
+ * A driver's message as the coordinator's errors and log lines quote it: with the password,
+ * in every form of {@link passwordForms}, replaced by `***`.
+ *
+ * @param error - What the driver threw.
+ * @param connectionString - The `connectionString` option.
+ * @returns The message, never holding the password.
+ */
+export function maskedMessage(error: unknown, connectionString: string): string {
+  let text = error instanceof Error ? error.message : String(error);
+  for (const form of passwordForms(connectionString)) text = text.split(form).join('***');
+  return text;
+}
+
+/**
+ * The driver's error as the `cause` of a coordinator's error: itself, unless its message quotes
+ * the password; then a copy with the password masked, keeping PostgreSQL's SQLSTATE `code`.
+ *
+ * @param error - What the driver threw.
+ * @param connectionString - The `connectionString` option.
+ * @returns An error that does not hold the password in its message.
+ */
+export function maskedCause(error: unknown, connectionString: string): unknown {
+  if (!(error instanceof Error)) return error;
+  const message = maskedMessage(error, connectionString);
+  if (message === error.message) return error;
+  const copy = new Error(message);
+  const { code } = error as { code?: unknown };
+  if (typeof code === 'string') Object.assign(copy, { code });
+  return copy;
+}

@@ -1,4 +1,4 @@
-import { describeTarget, type ResolvedCoordinatorOptions } from './options.js';
+import { describeTarget, maskedMessage, type ResolvedCoordinatorOptions } from './options.js';
 import { closeSession, reconnectDelay, type Session } from './session.js';
 
 /**
@@ -72,7 +72,7 @@ export class Reconnector {
           attempt: attempt + 1,
           nextDelayMs,
           target: describeTarget(this.options.connectionString),
-          error: (error as Error).message,
+          error: maskedMessage(error, this.options.connectionString),
         },
         'reconnecting to PostgreSQL failed; trying again',
       );

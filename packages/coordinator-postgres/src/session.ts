@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { ResolvedCoordinatorOptions } from './options.js';
+import { maskedMessage, type ResolvedCoordinatorOptions } from './options.js';
 import { prepareSchema } from './schema.js';
 
 /**
@@ -69,7 +69,10 @@ export async function openSession(
   };
   const pool = new pg.Pool({ ...config, max: poolSize });
   pool.on('error', (error) =>
-    options.logger.warn({ error: error.message }, 'idle PostgreSQL connection failed'),
+    options.logger.warn(
+      { error: maskedMessage(error, options.connectionString) },
+      'idle PostgreSQL connection failed',
+    ),
   );
   const lockClient = new pg.Client(config);
   const partial = {

@@ -293,6 +293,23 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
+  it('masks a password equal to the user name, which PostgreSQL quotes when it refuses the login, in the message and the cause [claim:errors-coordinator-connect-no-password]', async () => {
+    const role = `agent_${randomBytes(6).toString('hex')}`;
+    await db.sql(`CREATE ROLE ${role} LOGIN PASSWORD 'not-the-name'`);
+    onTestFinished(async () => {
+      await db.sql(`DROP ROLE ${role}`);
+    });
+    const url = new URL(db.url());
+    url.username = role;
+    url.password = role;
+    const error = await errorOf(open({ connectionString: url.toString() }));
+    expect(error.code).toBe('WEFT_COORDINATOR_CONNECT_FAILED');
+    expect(error.message).toMatch(/password authentication failed for user "\*\*\*"/);
+    expect(error.message).not.toContain(role);
+    expect((error.cause as Error).message).not.toContain(role);
+    expect(error.cause).toMatchObject({ code: '28P01' });
+  });
+
   it('starts with a schema made beforehand for a user who may not create schemas, and fails naming the reason without it [claim:errors-coordinator-schema-beforehand]', async () => {
     const role = `agent_${randomBytes(6).toString('hex')}`;
     await db.sql(`CREATE ROLE ${role} LOGIN PASSWORD 'agent-pw'`);

@@ -1,6 +1,13 @@
 import { WeftError } from '@weft/core';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import { describeTarget, resolveOptions, serverAddress } from '../src/options.js';
+import {
+  describeTarget,
+  maskedCause,
+  maskedMessage,
+  passwordForms,
+  resolveOptions,
+  serverAddress,
+} from '../src/options.js';
 
 const connectionString = 'postgres://localhost/weft';
 
@@ -222,5 +229,26 @@ describe('PostgresSpaceCoordinator server address in messages', () => {
     expect(describeTarget('postgres://weft:s3cret@[db/weft')).toBe(
       '(unparsable connection string)',
     );
+  });
+});
+
+describe('the password in driver messages', () => {
+  it('masks every form of the password pg sends: as written, percent-decoded, as a parameter, or PGPASSWORD when the string has none [claim:errors-coordinator-connect-no-password]', () => {
+    const refused = new Error('password authentication failed for user "p@ss w"');
+    expect(maskedMessage(refused, 'postgres://x:p%40ss%20w@db/weft')).toBe(
+      'password authentication failed for user "***"',
+    );
+    expect(passwordForms('postgres://x:p%40ss%20w@db/weft', {})).toEqual(['p%40ss%20w', 'p@ss w']);
+    expect(passwordForms('postgres://x@db/weft?password=agent', {})).toEqual(['agent']);
+    expect(passwordForms('postgres://x@db/weft', { PGPASSWORD: 'from-env' })).toEqual(['from-env']);
+    // pg sends the string's own password then, not PGPASSWORD.
+    expect(passwordForms('postgres://x:own@db/weft', { PGPASSWORD: 'from-env' })).toEqual(['own']);
+    expect(passwordForms('postgres://x@db/weft', {})).toEqual([]);
+    const cause = Object.assign(new Error('login of "own" refused'), { code: '28P01' });
+    const masked = maskedCause(cause, 'postgres://x:own@db/weft') as Error & { code: string };
+    expect(masked.message).toBe('login of "***" refused');
+    expect(masked.code).toBe('28P01');
+    const clean = new Error('connection refused');
+    expect(maskedCause(clean, 'postgres://x:own@db/weft')).toBe(clean);
   });
 });

@@ -3,7 +3,6 @@ import { PostgresMemoryProviderError } from './errors.js';
 import {
   CLIENT_GRACE_MS,
   describeServer,
-  passwordsToHide,
   scrub,
   type ResolvedPostgresMemoryProviderOptions,
 } from './options.js';
@@ -283,7 +282,7 @@ export class ConnectionRunner {
   ): Error {
     const reason = scrub(
       error instanceof Error ? error.message : String(error),
-      passwordsToHide(this.options),
+      this.options.secrets,
     );
     const { reconnectTimeoutMs } = this.options.pool;
     const what = outcomeUnknown
@@ -304,7 +303,7 @@ export class ConnectionRunner {
    */
   private clean(error: unknown): unknown {
     if (!(error instanceof Error)) return error;
-    const message = scrub(error.message, passwordsToHide(this.options));
+    const message = scrub(error.message, this.options.secrets);
     if (message === error.message) return error;
     const copy = new Error(message);
     const { code } = error as { code?: unknown };

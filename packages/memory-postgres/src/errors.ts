@@ -47,7 +47,10 @@ export const POSTGRES_ERRORS = {
         "the constructor's options are missing or invalid: an option name it does not know (a misspelt one), a `connectionString` that is not a `postgres://` URL, a `schema` that is not a plain identifier or starts with `pg_`, an empty or blank `id`, a `pool` that is not an object or has an unknown key, a `pool.max` that is not a positive integer, or a timeout that is not a whole number of milliseconds from 1 (0 for `reconnectTimeoutMs`) to 2,147,483,647 (about 24 days; 2,147,482,647 for `statementTimeoutMs`, which the client waits a second past). The message never repeats the connection string, which may hold a password.",
       fix: 'the message names the option and what it must be.',
     },
-    /** @claim errors-postgres-connect-failed-preparing */
+    /**
+     * @claim errors-postgres-connect-failed-preparing
+     * @claim errors-postgres-connect-no-password
+     */
     WEFT_POSTGRES_CONNECT_FAILED: {
       summary:
         '`init()` could not connect to the server or log in, or lost the connection while preparing the schema.',
@@ -57,7 +60,7 @@ export const POSTGRES_ERRORS = {
         'memory-postgres/src/provider.ts#PostgresMemoryProvider.preparingFailed',
       ],
       cause:
-        "the server refused the connection, did not answer within `pool.connectionTimeoutMs`, or rejected the login; or the connection broke (the server restarted, or ended the session) while `init()` was preparing the schema, in which case a migration it was applying may or may not have been applied, as the message says: the next `init()` applies only the migrations not recorded in the schema's `weft_memory_migrations` table. The message names host, port and database, and the driver's reason (such as `ECONNREFUSED`, `password authentication failed` or `Connection terminated`), never the password.",
+        "the server refused the connection, did not answer within `pool.connectionTimeoutMs`, or rejected the login; or the connection broke (the server restarted, or ended the session) while `init()` was preparing the schema, in which case a migration it was applying may or may not have been applied, as the message says: the next `init()` applies only the migrations not recorded in the schema's `weft_memory_migrations` table. The message names host, port and database, and the driver's reason (such as `ECONNREFUSED`, `password authentication failed` or `Connection terminated`), never the password, from the connection string or `PGPASSWORD`, which is masked as `***` where PostgreSQL quotes it (a refused login names the user, whose name may be the password).",
       fix: 'check that the server runs and accepts connections at that address (`listen_addresses`, `pg_hba.conf`, a firewall), and the user name and password; after a broken connection, call `init()` (or start the runtime) again.',
     },
     WEFT_POSTGRES_SCHEMA_TOO_NEW: {

@@ -84,7 +84,10 @@ export interface ResolvedPostgresMemoryProviderOptions {
   readonly schema: string;
   readonly id: string;
   readonly pool: Required<PostgresPoolOptions>;
-  /** The password as written in the URL and decoded, to scrub from any message. */
+  /**
+   * The password as written in the URL and decoded, or its `password` parameter, to scrub from
+   * any message; empty when the URL has none (pg then sends `PGPASSWORD`, which `scrub` masks).
+   */
   readonly secrets: readonly string[];
 }
 
@@ -302,25 +305,23 @@ export function resolveOptions(
 }
 
 /**
- * The password in every form a message may quote it: the connection string's, or, when the
- * string has none, the `PGPASSWORD` that pg then logs in with, read at each call since pg reads
- * it at each connection.
- */
-export function passwordsToHide(options: ResolvedPostgresMemoryProviderOptions): readonly string[] {
-  if (options.secrets.length > 0) return options.secrets;
-  const fromEnvironment = process.env.PGPASSWORD;
-  return fromEnvironment ? [fromEnvironment] : [];
-}
-
-/**
- * Replaces every occurrence of the connection's password in a message by `***`.
+ * Replaces every occurrence of the connection's password in a message by `***`. A connection
+ * string without a password (no `secrets`) leaves pg to send `PGPASSWORD`, which is masked
+ * then, as the environment holds it at the time of the message: PostgreSQL names the user in a
+ * refused login, which quotes a password equal to the user name.
  *
  * @param text - A message that may quote the connection string or a driver error.
- * @param secrets - The password in every form it may appear.
+ * @param secrets - The password in every form the connection string gives it.
+ * @param env - The environment pg reads.
  * @returns The message without them.
  */
-export function scrub(text: string, secrets: readonly string[]): string {
+export function scrub(
+  text: string,
+  secrets: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): string {
+  const masked = secrets.length > 0 ? secrets : env.PGPASSWORD ? [env.PGPASSWORD] : [];
   let clean = text;
-  for (const secret of secrets) clean = clean.split(secret).join('***');
+  for (const secret of masked) clean = clean.split(secret).join('***');
   return clean;
 }

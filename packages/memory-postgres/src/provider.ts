@@ -26,7 +26,6 @@ import {
   CLIENT_GRACE_MS,
   describeServer,
   resolveOptions,
-  passwordsToHide,
   scrub,
   type PostgresMemoryProviderOptions,
   type ResolvedPostgresMemoryProviderOptions,
@@ -142,7 +141,7 @@ export class PostgresMemoryProvider extends MemoryProvider {
       throw new PostgresMemoryProviderError(
         'WEFT_POSTGRES_CONNECT_FAILED',
         `${this.label}: cannot connect to PostgreSQL at ${this.where}: ` +
-          `${scrub(describeError(error), passwordsToHide(this.options))}; check that the server runs and ` +
+          `${scrub(describeError(error), this.options.secrets)}; check that the server runs and ` +
           `accepts connections there, and the user name and password`,
         { cause: runner.safeCause(error) },
       );
@@ -218,7 +217,7 @@ export class PostgresMemoryProvider extends MemoryProvider {
       return new PostgresMemoryProviderError(
         'WEFT_POSTGRES_CONNECT_FAILED',
         `${this.label}: the connection to PostgreSQL at ${this.where} broke while preparing ` +
-          `schema "${this.schema}" (${scrub(describeError(error), passwordsToHide(this.options))}), ` +
+          `schema "${this.schema}" (${scrub(describeError(error), this.options.secrets)}), ` +
           `${outcome}; check that the server runs and stays reachable, then call init() again`,
         { cause: runner.safeCause(error) },
       );
