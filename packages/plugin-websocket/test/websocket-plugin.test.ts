@@ -846,7 +846,7 @@ describe('WebSocketPlugin deadlines and limits', () => {
     expect(await upgraded.next()).toMatchObject({ type: 'reply', reply: 'echo: still here' });
   });
 
-  it('counts taskTimeoutMs from the accepted frame: a slow authorizeRoom before it does not use it up [claim:wsreadme-task-timeout-slot]', async () => {
+  it('counts taskTimeoutMs from the accepted frame: a slow authorizeRoom before it does not use it up [claim:wsreadme-task-timeout-slot] [claim:wsdoc-timeout]', async () => {
     booted = await boot({
       taskTimeoutMs: 300,
       authorizeRoom: () => new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 500)),
