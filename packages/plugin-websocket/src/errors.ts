@@ -68,7 +68,7 @@ export const WS_ERRORS = {
       raisedBy: 'the websocket upgrade',
       raisers: ['plugin-websocket/src/upgrade-gate.ts#upgradeGate'],
       cause:
-        'the upgrade request carried an `Origin` header that is not in the plugin’s `allowedOrigins`. Browsers let any page open a websocket to any address, so the origin is the only sign of which page is asking; without the check, a page the user happens to visit could talk to a local agent.',
+        'the upgrade request carried an `Origin` header, or a `Sec-WebSocket-Origin` header (where version 8 of the protocol names the page), that is not in the plugin’s `allowedOrigins`. Browsers let any page open a websocket to any address, so the origin is the only sign of which page is asking; without the check, a page the user happens to visit could talk to a local agent.',
       fix: 'add the origin of your web client, such as `https://chat.example.com`, to `allowedOrigins`.',
     },
     /** @claim errors-ws-unauthorized-answers */

@@ -47,8 +47,9 @@ export interface WebSocketPluginOptions extends ChatAccessOptions {
   allowedHosts?: AllowedHosts;
   /**
    * Origins of the web pages allowed to connect, such as `https://chat.example.com`. A browser
-   * always sends `Origin` on a websocket upgrade, and lets any page open one, so an upgrade with
-   * an `Origin` not listed here is refused with 403. Clients that send no `Origin` (native apps,
+   * always sends `Origin` on a websocket upgrade (`Sec-WebSocket-Origin` in the protocol's old
+   * version 8), and lets any page open one, so an upgrade with either header naming an origin not
+   * listed here is refused with 403. Clients that send neither header (native apps,
    * servers, terminal clients) are not browsers and are let through to `authenticate`.
    * A browser extension's or an app's origin (`chrome-extension://id`, `capacitor://localhost`)
    * is listed the same way. `true` allows every origin. Default `[]`: no web page may connect.

@@ -102,13 +102,18 @@ export function upgradeGate(
         `Host ${clip(request.headers.host ?? '')} is not allowed by this server`,
       );
     }
-    const origin = request.headers.origin;
-    if (origin !== undefined && origins !== true && !origins.has(normaliseOrigin(origin) ?? '')) {
-      return refuse(
-        403,
-        'WEFT_WS_ORIGIN_NOT_ALLOWED',
-        `Origin ${clip(origin)} is not allowed to connect`,
-      );
+    // A browser speaking version 8 of the protocol, which `ws` still completes, names its page in
+    // Sec-WebSocket-Origin rather than Origin: whichever the upgrade carries must be allowed.
+    const legacyOrigin = request.headers['sec-websocket-origin'];
+    for (const origin of [request.headers.origin, legacyOrigin]) {
+      if (typeof origin !== 'string' || origins === true) continue;
+      if (!origins.has(normaliseOrigin(origin) ?? '')) {
+        return refuse(
+          403,
+          'WEFT_WS_ORIGIN_NOT_ALLOWED',
+          `Origin ${clip(origin)} is not allowed to connect`,
+        );
+      }
     }
     if (openConnections >= options.maxConnections) {
       return refuse(503, 'WEFT_WS_TOO_MANY_CONNECTIONS', 'Too many connections; try again later');

@@ -322,11 +322,13 @@ export class WebSocketPlugin extends Plugin {
     // The plugin's close refused it (503) while its checks ran.
     if (answeredByClose) return;
     if ('refused' in verdict) {
+      // A version 8 handshake names its page in Sec-WebSocket-Origin instead of Origin.
+      const origin = request.headers.origin ?? request.headers['sec-websocket-origin'];
       this.runtime?.logger.info(
         {
           requestId,
           code: verdict.refused.code,
-          origin: request.headers.origin,
+          origin,
           host: request.headers.host,
         },
         'websocket: upgrade refused',

@@ -151,6 +151,20 @@ describe('frame rate', () => {
     expect((await client.closed).code).toBe(FLOOD_CLOSE.code);
   });
 
+  it('answers each of the pings a client sends within a second with a pong, past maxFramesPerSecond, and keeps the connection [claim:wsdoc-frame-rate-pings]', async () => {
+    const booted = await boot({ maxFramesPerSecond: 2 });
+    const client = await open(booted.url);
+    const pongs: string[] = [];
+    client.socket.on('pong', (data: Buffer) => pongs.push(data.toString('utf8')));
+    const sent = Array.from({ length: 40 }, (_, index) => `ping ${index}`);
+    for (const data of sent) client.socket.ping(data);
+    await vi.waitFor(() => expect(pongs).toHaveLength(sent.length), { timeout: 900 });
+    expect(pongs).toEqual(sent);
+    expect(booted.plugin.connectionCount).toBe(1);
+    client.send('not json');
+    expect(await client.next()).toMatchObject({ type: 'error', code: 'WEFT_WS_INVALID_FRAME' });
+  });
+
   it('logs a flood on a connection already closing, which keeps the code it was sent [claim:obs-ws-too-many-frames]', () => {
     // A stand-in socket that the plugin's shutdown or an idle close has begun closing: ws still
     // hands on the frames the client sent before it saw the close frame.

@@ -58,6 +58,34 @@ describe('upgradeGate', () => {
     expect(asked).toEqual(['localhost']);
   });
 
+  it('checks the Sec-WebSocket-Origin of a version 8 handshake as it checks Origin, and both when both come [claim:wsdoc-origin] [claim:wsreadme-order]', async () => {
+    const check = gate({ allowedOrigins: ['https://chat.example.com'], trustClientUser: true });
+    const verdictOf = async (headers: Record<string, string>) => {
+      const verdict = await check(upgrade({ host: 'localhost', ...headers }), 'r-1', 0);
+      return 'refused' in verdict ? verdict.refused.code : 'admitted';
+    };
+    const version8 = { 'sec-websocket-version': '8' };
+    expect(await verdictOf({ ...version8, 'sec-websocket-origin': 'https://evil.example' })).toBe(
+      'WEFT_WS_ORIGIN_NOT_ALLOWED',
+    );
+    expect(
+      await verdictOf({ ...version8, 'sec-websocket-origin': 'https://chat.example.com' }),
+    ).toBe('admitted');
+    expect(
+      await verdictOf({
+        origin: 'https://chat.example.com',
+        'sec-websocket-origin': 'https://evil.example',
+      }),
+    ).toBe('WEFT_WS_ORIGIN_NOT_ALLOWED');
+    expect(
+      await gate({ allowedOrigins: true, trustClientUser: true })(
+        upgrade({ host: 'localhost', 'sec-websocket-origin': 'https://evil.example' }),
+        'r-2',
+        0,
+      ),
+    ).toEqual({ admitted: {} });
+  });
+
   it('refuses with 426 what is not a websocket handshake, after the path and before Host, naming what is wrong [claim:tsdoc-ws-handshake-problem] [claim:tsdoc-ws-gate-order] [claim:errors-426-cause] [claim:errors-ws-upgrade-required-handshake] [claim:wsreadme-order]', async () => {
     let asked = 0;
     const check = gate({

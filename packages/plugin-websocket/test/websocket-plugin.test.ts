@@ -497,6 +497,37 @@ describe('WebSocketPlugin upgrade checks', () => {
     expect(client.socket.readyState).toBe(client.socket.OPEN);
   });
 
+  it('refuses with 403 a version 8 handshake whose Sec-WebSocket-Origin is not allowed, and logs that origin [claim:wsdoc-origin]', async () => {
+    booted = await boot({ allowedOrigins: ['https://chat.example.com'] });
+    const { port } = new URL(booted.url);
+    const answer = await new Promise<string>((resolve) => {
+      const socket = tcpConnect(Number(port), '127.0.0.1', () =>
+        socket.write(
+          `GET /ws HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: Upgrade\r\n` +
+            'Upgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n' +
+            'Sec-WebSocket-Version: 8\r\nSec-WebSocket-Origin: https://evil.example\r\n\r\n',
+        ),
+      );
+      let text = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (text += chunk));
+      socket.on('error', () => undefined);
+      socket.on('close', () => resolve(text));
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);
+    expect(JSON.parse(answer.split('\r\n\r\n')[1] ?? '')).toMatchObject({
+      error: { status: 403, code: 'WEFT_WS_ORIGIN_NOT_ALLOWED' },
+    });
+    expect(booted.plugin.connectionCount).toBe(0);
+    expect(booted.logs).toContainEqual(
+      expect.objectContaining({
+        msg: 'websocket: upgrade refused',
+        code: 'WEFT_WS_ORIGIN_NOT_ALLOWED',
+        origin: 'https://evil.example',
+      }),
+    );
+  });
+
   it('takes the origin of a browser extension or an app listed in allowedOrigins, which the URL standard gives no origin of its own, and refuses others of that scheme [claim:wsreadme-origin-schemes]', async () => {
     booted = await boot({
       allowedOrigins: ['chrome-extension://abcdefghijklmnop', 'capacitor://localhost'],
@@ -846,7 +877,7 @@ describe('WebSocketPlugin deadlines and limits', () => {
     expect(await upgraded.next()).toMatchObject({ type: 'reply', reply: 'echo: still here' });
   });
 
-  it('counts taskTimeoutMs from the accepted frame: a slow authorizeRoom before it does not use it up [claim:wsreadme-task-timeout-slot]', async () => {
+  it('counts taskTimeoutMs from the accepted frame: a slow authorizeRoom before it does not use it up [claim:wsreadme-task-timeout-slot] [claim:wsdoc-timeout]', async () => {
     booted = await boot({
       taskTimeoutMs: 300,
       authorizeRoom: () => new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 500)),
