@@ -88,9 +88,12 @@ export class ChatConnection {
   private ended = false;
   private recheckTimer: NodeJS.Timeout | undefined;
   private checking = false;
-  /** When the current one-second window of `maxFramesPerSecond` began, and its frames so far. */
-  private windowStart = 0;
-  private framesInWindow = 0;
+  /**
+   * When the connection's last `maxFramesPerSecond` frames arrived, oldest at `nextFrameSlot`:
+   * a frame that comes less than a second after the frame that many before it is one too many.
+   */
+  private readonly frameTimes: number[] = [];
+  private nextFrameSlot = 0;
 
   /**
    * @param request - The upgrade request, kept only with `reauthenticateMs` to run
@@ -253,18 +256,18 @@ export class ChatConnection {
   }
 
   /**
-   * Counts the frame in its one-second window, and ends the connection with
-   * {@link FLOOD_CLOSE} when it is one past `maxFramesPerSecond`.
+   * Counts the frame, and ends the connection with {@link FLOOD_CLOSE} when it makes more than
+   * `maxFramesPerSecond` frames within one second, whichever second that is.
    */
   private tooManyFrames(): boolean {
     const now = performance.now();
-    if (now - this.windowStart >= 1_000) {
-      this.windowStart = now;
-      this.framesInWindow = 0;
-    }
-    this.framesInWindow += 1;
     const limit = this.host.options.maxFramesPerSecond;
-    if (this.framesInWindow <= limit) return false;
+    const oldest = this.frameTimes[this.nextFrameSlot];
+    if (oldest === undefined || now - oldest >= 1_000) {
+      this.frameTimes[this.nextFrameSlot] = now;
+      this.nextFrameSlot = (this.nextFrameSlot + 1) % limit;
+      return false;
+    }
     this.host.runtime.logger.warn(
       { connectionId: this.id, user: this.admission.user, limit },
       'websocket: too many frames; connection closed',

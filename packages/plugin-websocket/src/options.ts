@@ -80,9 +80,9 @@ export interface WebSocketPluginOptions extends ChatAccessOptions {
   /** Most messages of one connection waiting for replies at once. Default 4. */
   maxInFlight?: number;
   /**
-   * Most frames one connection may send in a second, counted in windows of one second from its
-   * first frame; the frame past it closes the connection with `FLOOD_CLOSE` (1008), so that one
-   * client cannot make the server read and answer frames without end. Default 20.
+   * Most frames one connection may send within any one second: a frame that comes less than a
+   * second after the frame this many before it closes the connection with `FLOOD_CLOSE` (1008),
+   * so that one client cannot make the server read and answer frames without end. Default 20.
    * @claim tsdoc-ws-max-frames-per-second
    */
   maxFramesPerSecond?: number;

@@ -67,6 +67,28 @@ describe('frame rate', () => {
     expect(booted.plugin.connectionCount).toBe(1);
   });
 
+  it('counts the frames of any one second, not of fixed windows, so a burst across two seconds is closed too [claim:wsdoc-frame-rate] [claim:wsreadme-max-frames] [claim:tsdoc-ws-max-frames-per-second]', async () => {
+    const booted = await boot({ maxFramesPerSecond: 5 });
+    const client = await open(booted.url);
+    const answered = async (count: number): Promise<void> => {
+      for (let index = 0; index < count; index += 1) {
+        expect(await client.next()).toMatchObject({ type: 'error', code: 'WEFT_WS_INVALID_FRAME' });
+      }
+    };
+    // One frame, then four near the end of its second and five just after it: nine within one
+    // second, though no second counted from the first frame holds more than five.
+    client.send('not json');
+    await answered(1);
+    await new Promise((resolve) => setTimeout(resolve, 950));
+    for (let index = 0; index < 4; index += 1) client.send('not json');
+    await answered(4);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    for (let index = 0; index < 5; index += 1) client.send('not json');
+    // The first of them makes five in the last second; the second, six.
+    await answered(1);
+    expect(await client.closed).toEqual({ code: FLOOD_CLOSE.code, reason: FLOOD_CLOSE.reason });
+  });
+
   it('allows 20 frames a second unless set [claim:prod-ws-frame-rate]', async () => {
     const booted = await boot();
     const client = await open(booted.url);
