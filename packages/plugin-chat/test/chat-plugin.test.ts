@@ -871,6 +871,80 @@ describe('ChatPlugin', () => {
     });
   });
 
+  it('lists an earlier task with the last item of its chain, so a reply followed by another step or by the timeout is not in the history later messages see [claim:httpchat-reply-history-last-item] [claim:chat-reply-history-last-item]', async () => {
+    /** A step after the reply: one that returns a note, and one the task's deadline ends. */
+    class AfterPlugin extends Plugin {
+      readonly id = 'after';
+      readonly description = 'Runs after the reply.';
+      override readonly executors: readonly Executor[] = [
+        {
+          action: 'note',
+          description: 'Returns a note.',
+          execute: async () => ({ success: true, data: { noted: 'filed' } }),
+        },
+        {
+          action: 'forever',
+          description: 'Waits until the task is aborted.',
+          execute: (_task, context) =>
+            new Promise((_resolve, reject) => {
+              context.signal?.addEventListener('abort', () => reject(new Error('aborted')));
+            }),
+        },
+      ];
+    }
+    const replyThen = (action: string) => ({
+      steps: [
+        { pluginId: 'chat', action: 'reply' },
+        { pluginId: 'after', action },
+      ],
+    });
+    const model = new ScriptedModelProvider({
+      // Each reply is followed by a step, so the runtime asks for a review, which continues.
+      responses: [
+        replyThen('note'),
+        'First reply.',
+        CONTINUE,
+        replyThen('forever'),
+        'Second reply.',
+        CONTINUE,
+        PLAN,
+        'Third reply.',
+      ],
+    });
+    runtime = await Runtime.init({
+      models: [model],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [new ChatPlugin({ trustClientUser: true }), new AfterPlugin()],
+      options: { server: { port: 0 }, taskTimeoutMs: 300, logger: capturingLogger('info').logger },
+    });
+    await runtime.start();
+    const answers = [];
+    for (const message of ['First words.', 'Second words.', 'Third words.']) {
+      answers.push(await post(runtime, { room: '42', user: 'ada', message }));
+    }
+    // The sender got both earlier replies: the second with status failed, after its timeout.
+    expect(answers.map(({ status, json }) => [status, json.status, json.reply])).toEqual([
+      [200, 'completed', 'First reply.'],
+      [200, 'failed', 'Second reply.'],
+      [200, 'completed', 'Third reply.'],
+    ]);
+    // Requests 6 and 7 are the third message's plan and reply.
+    const plan = model.requests[6]?.at(-1)?.content ?? '';
+    const history =
+      /## The conversation so far\n([\s\S]*?)\n\n## The message\n/.exec(
+        model.requests[7]?.at(-1)?.content ?? '',
+      )?.[1] ?? '';
+    for (const prompt of [plan, history]) {
+      expect(prompt).toContain('First words.');
+      expect(prompt).toContain('Second words.');
+      // The outcome each shows is the step after the reply, or the timeout, not the reply.
+      expect(prompt).toContain('after/note returned {"noted":"filed"}');
+      expect(prompt).toContain('core/timeout failed');
+      expect(prompt).not.toContain('First reply.');
+      expect(prompt).not.toContain('Second reply.');
+    }
+  });
+
   it('answers 502 without the internal error text, which is logged under the task id [claim:httpchat-row-502] [claim:httpchat-docs-url] [claim:httpchat-502-generic] [claim:httpchat-502-log] [claim:chat-502] [claim:chat-readme-error-docs-url] [claim:tsdoc-chat-502] [claim:errors-502-cause] [claim:errors-502-code]', async () => {
     const failing: ScriptedResponse = () => {
       throw new Error(
