@@ -382,6 +382,29 @@ describe('ChatPlugin', () => {
     expect(cut).not.toContain('First words.');
   });
 
+  it('cuts a long earlier message and its reply at 300 characters in the history of planning and reply [claim:httpchat-reply-history-entry-cut] [claim:chat-reply-history-entry-cut]', async () => {
+    const long = 'M'.repeat(1000);
+    const reply = 'R'.repeat(1000);
+    const { runtime, model } = await boot([PLAN, reply, PLAN, 'Short.']);
+    for (const message of [long, 'And now?']) {
+      expect((await post(runtime, { room: '42', user: 'ada', message })).status).toBe(200);
+    }
+    const plan = model.requests[2]?.at(-1)?.content ?? '';
+    const history =
+      /## The conversation so far\n([\s\S]*?)\n\n## The message\n/.exec(
+        model.requests[3]?.at(-1)?.content ?? '',
+      )?.[1] ?? '';
+    for (const prompt of [plan, history]) {
+      // The message: its first 299 characters and an ellipsis.
+      expect(prompt).toContain(`chat/message: ${'M'.repeat(299)}…`);
+      expect(prompt).not.toContain('M'.repeat(300));
+      // The outcome, the reply in its wrapper, is cut the same way.
+      const outcome = `chat/reply returned {"text":"`;
+      expect(prompt).toContain(`${outcome}${'R'.repeat(299 - outcome.length)}…`);
+      expect(prompt).not.toContain('R'.repeat(300 - outcome.length));
+    }
+  });
+
   it('writes the reply when the store cannot be read, saying the earlier messages are missing and logging an errorId [claim:httpchat-reply-history-unavailable] [claim:chat-reply-history-unavailable] [claim:tsdoc-chat-reply-history-unavailable] [claim:obs-chat-history-unavailable]', async () => {
     class UnreadableStore extends InMemoryMemoryProvider {
       override async query(): Promise<Memory[]> {
