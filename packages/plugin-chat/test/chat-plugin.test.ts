@@ -548,8 +548,10 @@ describe('ChatPlugin', () => {
     expect((await post(runtime, { room: 'lobby', user: 'bob', message: 'Hi' })).status).toBe(200);
     const plan = model.requests[3]?.at(-1)?.content ?? '';
     const reply = model.requests[4]?.at(-1)?.content ?? '';
-    // Planning keeps the cause; the reply, which another user of the room reads, does not.
+    // Planning and review keep the cause; the reply, which another user of the room reads, does not.
     expect(plan).toContain('sk-live-123');
+    const review = (model.requests[2] ?? []).map((message) => message.content).join('\n');
+    expect(review).toContain('sk-live-123');
     expect(reply).toMatch(/Outcome: failed; chat\/reply failed\n/);
     expect(reply).not.toContain('sk-live-123');
     expect(reply).not.toContain('10.0.0.7');
