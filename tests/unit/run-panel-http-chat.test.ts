@@ -109,6 +109,19 @@ describe('the HTTP chat run (docs/building-plugins/http-chat.md)', () => {
     });
   });
 
+  it('counts at most the 10 earlier messages a planning prompt lists by default, however many runs there were [claim:httpchat-panel-memory]', async () => {
+    const session = definition.newSession?.();
+    const counts: unknown[] = [];
+    for (let index = 0; index < 12; index += 1) {
+      const message = `Message ${index}.`;
+      const { events } = await run('example', (input) => ({ ...input, message }), session);
+      counts.push(events.at(-1));
+    }
+    expect(counts.at(9)).toMatchObject({ reply: scriptedReply('42', 'ada', 'Message 9.', 9) });
+    expect(counts.at(10)).toMatchObject({ reply: scriptedReply('42', 'ada', 'Message 10.', 10) });
+    expect(counts.at(11)).toMatchObject({ reply: scriptedReply('42', 'ada', 'Message 11.', 10) });
+  });
+
   it('with the failing preset, the reply step fails, the review stops, and the route answers 502 without the cause [claim:httpchat-panel-failing]', async () => {
     const { task, events } = await run(definition.failingPreset);
     expect(task.status).toBe('failed');

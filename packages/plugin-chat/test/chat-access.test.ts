@@ -143,6 +143,16 @@ describe('ChatPlugin: who the sender is', () => {
     expect(logs.some((line) => String(line.msg).includes('trustClientUser is off'))).toBe(true);
     // Who is asking comes first: an invalid body of an unknown sender gets 401, not 400.
     expect((await post(url, { room: 'room x' })).status).toBe(401);
+    // The server's own refusals come before the route: malformed JSON gets its 400.
+    const malformed = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"room":',
+      signal: AbortSignal.timeout(10_000),
+    });
+    expect(malformed.status).toBe(400);
+    expect(((await malformed.json()) as Answer).error.code).toBe('WEFT_CHAT_INVALID_REQUEST');
+    expect(model.requests).toHaveLength(0);
   });
 
   it('refuses with 401 WEFT_CHAT_UNAUTHORIZED an authenticate that answers anything but true, false or { user }, running no task [claim:errors-chat-unauthorized-answers] [claim:obs-chat-invalid-user]', async () => {

@@ -382,6 +382,29 @@ describe('ChatPlugin', () => {
     expect(cut).not.toContain('First words.');
   });
 
+  it('cuts a long earlier message and its reply at 300 characters in the history of planning and reply [claim:httpchat-reply-history-entry-cut] [claim:chat-reply-history-entry-cut]', async () => {
+    const long = 'M'.repeat(1000);
+    const reply = 'R'.repeat(1000);
+    const { runtime, model } = await boot([PLAN, reply, PLAN, 'Short.']);
+    for (const message of [long, 'And now?']) {
+      expect((await post(runtime, { room: '42', user: 'ada', message })).status).toBe(200);
+    }
+    const plan = model.requests[2]?.at(-1)?.content ?? '';
+    const history =
+      /## The conversation so far\n([\s\S]*?)\n\n## The message\n/.exec(
+        model.requests[3]?.at(-1)?.content ?? '',
+      )?.[1] ?? '';
+    for (const prompt of [plan, history]) {
+      // The message: its first 299 characters and an ellipsis.
+      expect(prompt).toContain(`chat/message: ${'M'.repeat(299)}…`);
+      expect(prompt).not.toContain('M'.repeat(300));
+      // The outcome, the reply in its wrapper, is cut the same way.
+      const outcome = `chat/reply returned {"text":"`;
+      expect(prompt).toContain(`${outcome}${'R'.repeat(299 - outcome.length)}…`);
+      expect(prompt).not.toContain('R'.repeat(300 - outcome.length));
+    }
+  });
+
   it('writes the reply when the store cannot be read, saying the earlier messages are missing and logging an errorId [claim:httpchat-reply-history-unavailable] [claim:chat-reply-history-unavailable] [claim:tsdoc-chat-reply-history-unavailable] [claim:obs-chat-history-unavailable]', async () => {
     class UnreadableStore extends InMemoryMemoryProvider {
       override async query(): Promise<Memory[]> {
@@ -525,8 +548,10 @@ describe('ChatPlugin', () => {
     expect((await post(runtime, { room: 'lobby', user: 'bob', message: 'Hi' })).status).toBe(200);
     const plan = model.requests[3]?.at(-1)?.content ?? '';
     const reply = model.requests[4]?.at(-1)?.content ?? '';
-    // Planning keeps the cause; the reply, which another user of the room reads, does not.
+    // Planning and review keep the cause; the reply, which another user of the room reads, does not.
     expect(plan).toContain('sk-live-123');
+    const review = (model.requests[2] ?? []).map((message) => message.content).join('\n');
+    expect(review).toContain('sk-live-123');
     expect(reply).toMatch(/Outcome: failed; chat\/reply failed\n/);
     expect(reply).not.toContain('sk-live-123');
     expect(reply).not.toContain('10.0.0.7');
@@ -869,6 +894,80 @@ describe('ChatPlugin', () => {
       status: 'failed',
       error: { code: 'WEFT_CHAT_NO_REPLY' },
     });
+  });
+
+  it('lists an earlier task with the last item of its chain, so a reply followed by another step or by the timeout is not in the history later messages see [claim:httpchat-reply-history-last-item] [claim:chat-reply-history-last-item]', async () => {
+    /** A step after the reply: one that returns a note, and one the task's deadline ends. */
+    class AfterPlugin extends Plugin {
+      readonly id = 'after';
+      readonly description = 'Runs after the reply.';
+      override readonly executors: readonly Executor[] = [
+        {
+          action: 'note',
+          description: 'Returns a note.',
+          execute: async () => ({ success: true, data: { noted: 'filed' } }),
+        },
+        {
+          action: 'forever',
+          description: 'Waits until the task is aborted.',
+          execute: (_task, context) =>
+            new Promise((_resolve, reject) => {
+              context.signal?.addEventListener('abort', () => reject(new Error('aborted')));
+            }),
+        },
+      ];
+    }
+    const replyThen = (action: string) => ({
+      steps: [
+        { pluginId: 'chat', action: 'reply' },
+        { pluginId: 'after', action },
+      ],
+    });
+    const model = new ScriptedModelProvider({
+      // Each reply is followed by a step, so the runtime asks for a review, which continues.
+      responses: [
+        replyThen('note'),
+        'First reply.',
+        CONTINUE,
+        replyThen('forever'),
+        'Second reply.',
+        CONTINUE,
+        PLAN,
+        'Third reply.',
+      ],
+    });
+    runtime = await Runtime.init({
+      models: [model],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [new ChatPlugin({ trustClientUser: true }), new AfterPlugin()],
+      options: { server: { port: 0 }, taskTimeoutMs: 300, logger: capturingLogger('info').logger },
+    });
+    await runtime.start();
+    const answers = [];
+    for (const message of ['First words.', 'Second words.', 'Third words.']) {
+      answers.push(await post(runtime, { room: '42', user: 'ada', message }));
+    }
+    // The sender got both earlier replies: the second with status failed, after its timeout.
+    expect(answers.map(({ status, json }) => [status, json.status, json.reply])).toEqual([
+      [200, 'completed', 'First reply.'],
+      [200, 'failed', 'Second reply.'],
+      [200, 'completed', 'Third reply.'],
+    ]);
+    // Requests 6 and 7 are the third message's plan and reply.
+    const plan = model.requests[6]?.at(-1)?.content ?? '';
+    const history =
+      /## The conversation so far\n([\s\S]*?)\n\n## The message\n/.exec(
+        model.requests[7]?.at(-1)?.content ?? '',
+      )?.[1] ?? '';
+    for (const prompt of [plan, history]) {
+      expect(prompt).toContain('First words.');
+      expect(prompt).toContain('Second words.');
+      // The outcome each shows is the step after the reply, or the timeout, not the reply.
+      expect(prompt).toContain('after/note returned {"noted":"filed"}');
+      expect(prompt).toContain('core/timeout failed');
+      expect(prompt).not.toContain('First reply.');
+      expect(prompt).not.toContain('Second reply.');
+    }
   });
 
   it('answers 502 without the internal error text, which is logged under the task id [claim:httpchat-row-502] [claim:httpchat-docs-url] [claim:httpchat-502-generic] [claim:httpchat-502-log] [claim:chat-502] [claim:chat-readme-error-docs-url] [claim:tsdoc-chat-502] [claim:errors-502-cause] [claim:errors-502-code]', async () => {
