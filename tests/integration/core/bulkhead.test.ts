@@ -101,6 +101,23 @@ function hangingStore(kind: 'trigger' | 'chain') {
   return { memory, hungCalls: () => hung };
 }
 
+/**
+ * A started runtime over a {@link hangingStore} hung on `kind`, whose tasks reply with
+ * `echo.reply` and which cancels its tasks when it stops; `options` adds the rest.
+ */
+async function echoOverHangingStore(
+  kind: 'trigger' | 'chain',
+  options: RuntimeOptions,
+): Promise<Runtime> {
+  const { memory } = hangingStore(kind);
+  const { runtime } = await startedRuntime({
+    memory,
+    responses: planner(['echo', 'reply']),
+    options: { shutdown: 'cancel', ...options },
+  });
+  return runtime;
+}
+
 /** Milliseconds until `promise` settles, or `null` when it has not within `limitMs`. */
 async function settlesWithin(promise: Promise<unknown>, limitMs: number): Promise<number | null> {
   const started = performance.now();
@@ -526,16 +543,10 @@ describe('bulkhead slots and deadlines', () => {
   it('runs the other tasks without their memory while a hung store holds its slots, and times out those holding them [claim:prod-shared-memory-hangs] [claim:sp-hung-store] [claim:task-hung-store-others-run]', async () => {
     const { logger, lines } = capturingLogger();
     // Recording the trigger of a task in space `a` never returns; every other write does.
-    const { memory } = hangingStore('trigger');
-    const { runtime } = await startedRuntime({
-      memory,
-      responses: planner(['echo', 'reply']),
-      options: {
-        logger,
-        shutdown: 'cancel',
-        taskTimeoutMs: 1_500,
-        bulkhead: { limits: { 'memory:in-memory': 1 }, maxWaitMs: 100 },
-      },
+    const runtime = await echoOverHangingStore('trigger', {
+      logger,
+      taskTimeoutMs: 1_500,
+      bulkhead: { limits: { 'memory:in-memory': 1 }, maxWaitMs: 100 },
     });
     const hung = runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 'a' });
     // The hung call holds the store's only slot before the other task arrives.
@@ -559,17 +570,11 @@ describe('bulkhead slots and deadlines', () => {
 
   it('without a limits entry for the store, holds its calls to maxConcurrent, by default one less than the workers [claim:task-hung-store-others-run]', async () => {
     // Recording the trigger of a task in space `a` never returns; every other write does.
-    const { memory } = hangingStore('trigger');
-    const { runtime } = await startedRuntime({
-      memory,
-      responses: planner(['echo', 'reply']),
+    const runtime = await echoOverHangingStore('trigger', {
+      taskTimeoutMs: 1_500,
       // Two workers: the store's default limit is 1, which the hung call takes.
-      options: {
-        shutdown: 'cancel',
-        taskTimeoutMs: 1_500,
-        scheduler: { concurrency: 2 },
-        bulkhead: { maxWaitMs: 100 },
-      },
+      scheduler: { concurrency: 2 },
+      bulkhead: { maxWaitMs: 100 },
     });
     const hung = runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 'a' });
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -633,15 +638,9 @@ describe('bulkhead slots and deadlines', () => {
 
   it('gives the memory slot back when the runtime stops waiting for a chain that is never stored [claim:prod-bulkhead-slot-back-chain] [claim:task-hung-chain-write]', async () => {
     // Storing the chain of a task in space `a` never returns; every other write does.
-    const { memory } = hangingStore('chain');
-    const { runtime } = await startedRuntime({
-      memory,
-      responses: planner(['echo', 'reply']),
-      options: {
-        shutdown: 'cancel',
-        taskTimeoutMs: 1_000,
-        bulkhead: { limits: { 'memory:in-memory': 1 }, maxWaitMs: 200 },
-      },
+    const runtime = await echoOverHangingStore('chain', {
+      taskTimeoutMs: 1_000,
+      bulkhead: { limits: { 'memory:in-memory': 1 }, maxWaitMs: 200 },
     });
     const started = performance.now();
     const first = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 'a' });
