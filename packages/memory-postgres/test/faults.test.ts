@@ -196,6 +196,39 @@ async function openBehindHangableProxy(pool: PostgresPoolOptions) {
   return { proxy, memory };
 }
 
+/**
+ * An initialised provider that logs in as a new role, with the password `passwordOf` gives for
+ * the role's name, and owns its schema; the role's password is then changed, and its idle
+ * connections close at once, so the next call must log in again and is rejected. The provider is
+ * shut down and the schema and role dropped after the test.
+ */
+async function loggedInThenPasswordChanged(
+  passwordOf: (role: string) => string,
+): Promise<{ memory: PostgresMemoryProvider; role: string }> {
+  const role = `relogin_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  const password = passwordOf(role);
+  await db.sql(`CREATE ROLE ${role} LOGIN PASSWORD '${password}'`);
+  const schema = db.newSchema();
+  await db.sql(`CREATE SCHEMA "${schema}" AUTHORIZATION ${role}`);
+  const url = new URL(db.url());
+  url.username = role;
+  url.password = password;
+  const memory = db.create({
+    connectionString: url.toString(),
+    schema,
+    pool: { idleTimeoutMs: 1, reconnectTimeoutMs: 10_000 },
+  });
+  onTestFinished(async () => {
+    await memory.shutdown();
+    await db.sql(`DROP SCHEMA "${schema}" CASCADE`);
+    await db.sql(`DROP ROLE ${role}`);
+  });
+  await memory.init();
+  await db.sql(`ALTER ROLE ${role} PASSWORD 'second-pw'`);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  return { memory, role };
+}
+
 describe('PostgresMemoryProvider under faults', () => {
   it('loses no acknowledged write when the server crashes and restarts mid-run [claim:mpo-pg-timeouts] [claim:prod-outage-memory-postgres] [claim:pg-restart-no-loss] [claim:pg-restart]', async () => {
     const memory = await db.open({ pool: { reconnectTimeoutMs: 30_000, max: 4 } });
@@ -566,68 +599,27 @@ describe('PostgresMemoryProvider under faults', () => {
   }, 60_000);
 
   it('passes on PostgreSQL’s 28P01 at once, without retrying, when the server rejects the login after init [claim:pg-readme-login-rejected-after-init]', async () => {
-    const role = `relogin_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-    await db.sql(`CREATE ROLE ${role} LOGIN PASSWORD 'first-pw'`);
-    const schema = db.newSchema();
-    await db.sql(`CREATE SCHEMA "${schema}" AUTHORIZATION ${role}`);
-    const url = new URL(db.url());
-    url.username = role;
-    url.password = 'first-pw';
-    // Idle connections close at once, so the store after the change must log in again.
-    const memory = db.create({
-      connectionString: url.toString(),
-      schema,
-      pool: { idleTimeoutMs: 1, reconnectTimeoutMs: 10_000 },
-    });
-    try {
-      await memory.init();
-      await db.sql(`ALTER ROLE ${role} PASSWORD 'second-pw'`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      const started = Date.now();
-      const failure = await memory
-        .store({ space: 'relogin', kind: 'note', content: 1, metadata: {} })
-        .catch((error: unknown) => error);
-      expect(Date.now() - started).toBeLessThan(2000);
-      expect(WeftError.is(failure)).toBe(false);
-      expect(failure).toMatchObject({ code: '28P01' });
-      expect(everything(failure)).not.toContain('first-pw');
-    } finally {
-      await memory.shutdown();
-      await db.sql(`DROP SCHEMA "${schema}" CASCADE`);
-      await db.sql(`DROP ROLE ${role}`);
-    }
+    const { memory } = await loggedInThenPasswordChanged(() => 'first-pw');
+    const started = Date.now();
+    const failure = await memory
+      .store({ space: 'relogin', kind: 'note', content: 1, metadata: {} })
+      .catch((error: unknown) => error);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(WeftError.is(failure)).toBe(false);
+    expect(failure).toMatchObject({ code: '28P01' });
+    expect(everything(failure)).not.toContain('first-pw');
   });
 
   it('keeps the 28P01 code when the rejected login’s message quotes the password, masking it [claim:pg-readme-login-rejected-after-init]', async () => {
     // A password equal to the user name appears in "password authentication failed for user".
-    const role = `relogin_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-    await db.sql(`CREATE ROLE ${role} LOGIN PASSWORD '${role}'`);
-    const schema = db.newSchema();
-    await db.sql(`CREATE SCHEMA "${schema}" AUTHORIZATION ${role}`);
-    const url = new URL(db.url());
-    url.username = role;
-    url.password = role;
-    const memory = db.create({
-      connectionString: url.toString(),
-      schema,
-      pool: { idleTimeoutMs: 1, reconnectTimeoutMs: 10_000 },
-    });
-    try {
-      await memory.init();
-      await db.sql(`ALTER ROLE ${role} PASSWORD 'second-pw'`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      const failure = await memory
-        .store({ space: 'relogin', kind: 'note', content: 1, metadata: {} })
-        .catch((error: unknown) => error);
-      expect(WeftError.is(failure)).toBe(false);
-      expect(failure).toMatchObject({ code: '28P01' });
-      expect((failure as Error).message).toContain('password authentication failed');
-      expect(everything(failure)).not.toContain(role);
-    } finally {
-      await memory.shutdown();
-      await db.sql(`DROP SCHEMA "${schema}" CASCADE`);
-      await db.sql(`DROP ROLE ${role}`);
-    }
+    const { memory, role } = await loggedInThenPasswordChanged((name) => name);
+    const failure = await memory
+      .store({ space: 'relogin', kind: 'note', content: 1, metadata: {} })
+      .catch((error: unknown) => error);
+    expect(WeftError.is(failure)).toBe(false);
+    expect(failure).toMatchObject({ code: '28P01' });
+    expect((failure as Error).message).toContain('password authentication failed');
+    expect(everything(failure)).not.toContain(role);
   });
 
   it('lets the attempt under way when the reconnect window ends run its course, so a call fails up to connectionTimeoutMs after it [claim:pg-readme-reconnect-last-attempt]', async () => {
