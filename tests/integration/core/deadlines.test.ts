@@ -511,7 +511,18 @@ function handingCoordinator(
   };
   return {
     coordinator,
-    resume: (arrival: TaskArrival, ticket: number) => host?.resume(arrival, ticket),
+    /** Hands the host a task of `pluginId`'s message trigger in space `room` to resume. */
+    resume: (taskId: string, pluginId: string, ticket: number) =>
+      host?.resume(
+        {
+          taskId,
+          createdAt: new Date().toISOString(),
+          pluginId,
+          triggerId: 'message',
+          space: { id: 'room' },
+        },
+        ticket,
+      ),
     released,
   };
 }
@@ -546,14 +557,7 @@ describe('a task handed over by the coordinator', () => {
     const { logger, lines } = capturingLogger();
     const { runtime } = await makeRuntime({ coordinator, options: { logger } });
     await runtime.start();
-    const arrival: TaskArrival = {
-      taskId: 'handed-over',
-      createdAt: new Date().toISOString(),
-      pluginId: 'echo',
-      triggerId: 'message',
-      space: { id: 'room' },
-    };
-    resume(arrival, 7);
+    resume('handed-over', 'echo', 7);
     await waitFor(() => released.length === 1);
     expect(released).toEqual(['room#7 finished']);
     await waitFor(() => lines.some((line) => line.msg === 'resumed task failed'));
@@ -584,16 +588,7 @@ describe('a task handed over by the coordinator that runs', () => {
       responses: planner(['echo', 'reply']),
       options: { logger },
     });
-    resume(
-      {
-        taskId: 'own-lost-answer',
-        createdAt: new Date().toISOString(),
-        pluginId: 'echo',
-        triggerId: 'message',
-        space: { id: 'room' },
-      },
-      3,
-    );
+    resume('own-lost-answer', 'echo', 3);
     await waitFor(() => lines.some((line) => line.msg === 'resumed task ended'));
     expect(lines.find((line) => line.msg === 'resumed task ended')).toMatchObject({
       level: 30,
@@ -638,16 +633,7 @@ describe('a task handed over while this runtime stops', () => {
     const stopping = runtime.stop();
     // The stop closes the queue once its teardown begins, a turn of the event loop later.
     await new Promise((resolve) => setTimeout(resolve, 50));
-    resume(
-      {
-        taskId: 'handed-over',
-        createdAt: new Date().toISOString(),
-        pluginId: 'tools',
-        triggerId: 'message',
-        space: { id: 'room' },
-      },
-      7,
-    );
+    resume('handed-over', 'tools', 7);
     await waitFor(() => lines.some((line) => line.msg === 'resumed task failed'));
     expect(lines.find((line) => line.msg === 'resumed task failed')).toMatchObject({
       level: 40,
