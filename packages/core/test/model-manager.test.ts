@@ -456,15 +456,7 @@ describe('ModelManager.call', () => {
     const controller = new AbortController();
     const own = new WeftError('WEFT_QUEUE_FULL', 'Provider: stopped as asked.');
     const warnings: Record<string, unknown>[] = [];
-    const models = managerOf(
-      textModel(
-        'polite',
-        (_input, request) =>
-          new Promise((_resolve, reject) => {
-            request.signal?.addEventListener('abort', () => reject(own), { once: true });
-          }),
-      ),
-    );
+    const models = managerOf(politeModel(own));
     Object.assign(models, { logger: recordingLogger(warnings) });
     const call = errorOf(models.generateText('hi', { signal: controller.signal }));
     await new Promise((resolve) => setTimeout(resolve, 0));
@@ -476,15 +468,7 @@ describe('ModelManager.call', () => {
   it('wraps a plain error a provider throws within the grace in WEFT_PROVIDER_FAILED, as any provider failure [claim:cap-request-signal-provider] [claim:tsdoc-models-aborted-during-run]', async () => {
     const controller = new AbortController();
     const own = new Error('stopped as asked');
-    const models = managerOf(
-      textModel(
-        'polite',
-        (_input, request) =>
-          new Promise((_resolve, reject) => {
-            request.signal?.addEventListener('abort', () => reject(own), { once: true });
-          }),
-      ),
-    );
+    const models = managerOf(politeModel(own));
     const call = errorOf(models.generateText('hi', { signal: controller.signal }));
     await new Promise((resolve) => setTimeout(resolve, 0));
     controller.abort(new Error('the caller gave up'));
@@ -1096,6 +1080,17 @@ describe('ModelManager.call', () => {
 
 function textModel(id: string, run: ModelCapability['run']): TestModelProvider {
   return new TestModelProvider(id, { capabilities: [{ id: 'text-generation', run }] });
+}
+
+/** A text model "polite" whose call honours the signal: it rejects with `own` once aborted. */
+function politeModel(own: Error): TestModelProvider {
+  return textModel(
+    'polite',
+    (_input, request) =>
+      new Promise((_resolve, reject) => {
+        request.signal?.addEventListener('abort', () => reject(own), { once: true });
+      }),
+  );
 }
 
 /** A manager over the given providers with the two templates getObject renders. */

@@ -7,7 +7,7 @@ import type pg from 'pg';
 import { WeftError } from '@weft/core';
 import { describe, expect, it } from 'vitest';
 import { ConnectionRunner } from '../src/connection.js';
-import { resolveOptions } from '../src/options.js';
+import { resolveOptions, type PostgresPoolOptions } from '../src/options.js';
 
 /** A server error as node-postgres reports it: its message, in the server's language, and code. */
 function serverError(message: string, code: string): Error {
@@ -28,20 +28,41 @@ function failingPool(error: Error, afterMs: number): pg.Pool {
   return { connect: () => Promise.resolve(client) } as unknown as pg.Pool;
 }
 
-const options = resolveOptions({
-  connectionString: 'postgres://weft:secret@db.internal:5432/weft',
-  pool: { statementTimeoutMs: 100, reconnectTimeoutMs: 0 },
-});
+/** A pool whose every connection attempt fails with `error`; it counts the attempts. */
+function unreachablePool(error: Error): { pool: pg.Pool; attempts: () => number } {
+  let attempts = 0;
+  const pool = {
+    connect: () => {
+      attempts += 1;
+      return Promise.reject(error);
+    },
+  } as unknown as pg.Pool;
+  return { pool, attempts: () => attempts };
+}
 
-async function failureOf(error: Error, afterMs: number): Promise<unknown> {
-  const runner = new ConnectionRunner(
-    failingPool(error, afterMs),
-    options,
+/** A runner on `pool` for the server at db.internal:5432, with the pool settings given. */
+function runnerOn(pool: pg.Pool, settings: PostgresPoolOptions): ConnectionRunner {
+  return new ConnectionRunner(
+    pool,
+    resolveOptions({
+      connectionString: 'postgres://weft:secret@db.internal:5432/weft',
+      pool: settings,
+    }),
     'PostgresMemoryProvider "postgres"',
   );
+}
+
+/** What a `query()` of `SELECT 1` through `runner` fails with. */
+function queryFailure(runner: ConnectionRunner): Promise<unknown> {
   return runner
     .run('query()', 'idempotent', (client) => client.query('SELECT 1'))
     .catch((failure: unknown) => failure);
+}
+
+async function failureOf(error: Error, afterMs: number): Promise<unknown> {
+  return queryFailure(
+    runnerOn(failingPool(error, afterMs), { statementTimeoutMs: 100, reconnectTimeoutMs: 0 }),
+  );
 }
 
 describe('ConnectionRunner', () => {
@@ -72,55 +93,27 @@ describe('ConnectionRunner', () => {
 
   it('tries an unreachable server once when reconnectTimeoutMs is 0, and again and again within a longer window [claim:pg-reconnect-zero]', async () => {
     const attemptsWith = async (reconnectTimeoutMs: number) => {
-      let attempts = 0;
-      const refusing = {
-        connect: () => {
-          attempts += 1;
-          return Promise.reject(serverError('connect ECONNREFUSED 10.0.0.1:5432', 'ECONNREFUSED'));
-        },
-      } as unknown as pg.Pool;
-      const runner = new ConnectionRunner(
-        refusing,
-        resolveOptions({
-          connectionString: 'postgres://weft:secret@db.internal:5432/weft',
-          pool: { reconnectTimeoutMs },
-        }),
-        'PostgresMemoryProvider "postgres"',
+      const refusing = unreachablePool(
+        serverError('connect ECONNREFUSED 10.0.0.1:5432', 'ECONNREFUSED'),
       );
-      const failure = await runner
-        .run('query()', 'idempotent', (client) => client.query('SELECT 1'))
-        .catch((error: unknown) => error);
+      const failure = await queryFailure(runnerOn(refusing.pool, { reconnectTimeoutMs }));
       expect(WeftError.is(failure, 'WEFT_POSTGRES_UNAVAILABLE')).toBe(true);
       expect((failure as Error).message).toContain('db.internal:5432');
-      return attempts;
+      return refusing.attempts();
     };
     expect(await attemptsWith(0)).toBe(1);
     expect(await attemptsWith(400)).toBeGreaterThan(2);
   });
 
   it('retries a host name that stopped resolving, as a restarting container’s does, and then fails with WEFT_POSTGRES_UNAVAILABLE naming host and port [claim:errors-postgres-unavailable-dns]', async () => {
-    let attempts = 0;
-    const unresolved = {
-      connect: () => {
-        attempts += 1;
-        return Promise.reject(serverError('getaddrinfo ENOTFOUND db.internal', 'ENOTFOUND'));
-      },
-    } as unknown as pg.Pool;
-    const runner = new ConnectionRunner(
-      unresolved,
-      resolveOptions({
-        connectionString: 'postgres://weft:secret@db.internal:5432/weft',
-        pool: { reconnectTimeoutMs: 400 },
-      }),
-      'PostgresMemoryProvider "postgres"',
+    const unresolved = unreachablePool(
+      serverError('getaddrinfo ENOTFOUND db.internal', 'ENOTFOUND'),
     );
-    const failure = await runner
-      .run('query()', 'idempotent', (client) => client.query('SELECT 1'))
-      .catch((error: unknown) => error);
+    const failure = await queryFailure(runnerOn(unresolved.pool, { reconnectTimeoutMs: 400 }));
     expect(WeftError.is(failure, 'WEFT_POSTGRES_UNAVAILABLE')).toBe(true);
     expect((failure as Error).message).toContain('db.internal:5432');
     expect((failure as Error).message).toContain('ENOTFOUND');
-    expect(attempts).toBeGreaterThan(2);
+    expect(unresolved.attempts()).toBeGreaterThan(2);
   });
 
   it('counts a health check holding a connection, so a call that finds the pool full of them fails at once saying the pool stayed busy [claim:pg-readme-pool-busy]', async () => {
@@ -151,19 +144,10 @@ describe('ConnectionRunner', () => {
         });
       },
     } as unknown as pg.Pool;
-    const runner = new ConnectionRunner(
-      pool,
-      resolveOptions({
-        connectionString: 'postgres://weft:secret@db.internal:5432/weft',
-        pool: { max: 1, connectionTimeoutMs: 50, reconnectTimeoutMs: 5000 },
-      }),
-      'PostgresMemoryProvider "postgres"',
-    );
+    const runner = runnerOn(pool, { max: 1, connectionTimeoutMs: 50, reconnectTimeoutMs: 5000 });
     const health = runner.ping();
     const started = Date.now();
-    const failure = await runner
-      .run('query()', 'idempotent', (held) => held.query('SELECT 1'))
-      .catch((error: unknown) => error);
+    const failure = await queryFailure(runner);
     expect(WeftError.is(failure, 'WEFT_POSTGRES_UNAVAILABLE')).toBe(true);
     expect((failure as Error).message).toMatch(
       /all 1 connections of the pool \(pool.max\) stayed busy/,

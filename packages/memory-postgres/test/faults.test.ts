@@ -145,6 +145,90 @@ async function terminateLockWaiters(id: string, count: number): Promise<void> {
   }
 }
 
+/**
+ * Holds the provider's memories table under an ACCESS EXCLUSIVE lock from another session, so
+ * its statements wait; `unlock` rolls the lock back, `close` does so if still held and ends the
+ * session.
+ */
+async function lockMemories(
+  memory: PostgresMemoryProvider,
+): Promise<{ unlock: () => Promise<void>; close: () => Promise<void> }> {
+  const locker = new pg.Client({ connectionString: db.url() });
+  await locker.connect();
+  let locked = false;
+  const unlock = async (): Promise<void> => {
+    if (!locked) return;
+    await locker.query('ROLLBACK');
+    locked = false;
+  };
+  try {
+    await locker.query('BEGIN');
+    locked = true;
+    await locker.query(`LOCK TABLE "${memory.schema}".weft_memories IN ACCESS EXCLUSIVE MODE`);
+  } catch (error) {
+    await locker.end();
+    throw error;
+  }
+  return {
+    unlock,
+    close: async () => {
+      try {
+        await unlock();
+      } finally {
+        await locker.end();
+      }
+    },
+  };
+}
+
+/**
+ * An initialised provider behind a hangable proxy (see {@link behindHangableProxy}); once the test
+ * ends, the proxy forwards again, the provider shuts down and the proxy closes.
+ */
+async function openBehindHangableProxy(pool: PostgresPoolOptions) {
+  const { proxy, memory } = await behindHangableProxy(pool);
+  onTestFinished(async () => {
+    proxy.hang(false);
+    await memory.shutdown();
+    await proxy.close();
+  });
+  await memory.init();
+  return { proxy, memory };
+}
+
+/**
+ * An initialised provider that logs in as a new role, with the password `passwordOf` gives for
+ * the role's name, and owns its schema; the role's password is then changed, and its idle
+ * connections close at once, so the next call must log in again and is rejected. The provider is
+ * shut down and the schema and role dropped after the test.
+ */
+async function loggedInThenPasswordChanged(
+  passwordOf: (role: string) => string,
+): Promise<{ memory: PostgresMemoryProvider; role: string }> {
+  const role = `relogin_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  const password = passwordOf(role);
+  await db.sql(`CREATE ROLE ${role} LOGIN PASSWORD '${password}'`);
+  const schema = db.newSchema();
+  await db.sql(`CREATE SCHEMA "${schema}" AUTHORIZATION ${role}`);
+  const url = new URL(db.url());
+  url.username = role;
+  url.password = password;
+  const memory = db.create({
+    connectionString: url.toString(),
+    schema,
+    pool: { idleTimeoutMs: 1, reconnectTimeoutMs: 10_000 },
+  });
+  onTestFinished(async () => {
+    await memory.shutdown();
+    await db.sql(`DROP SCHEMA "${schema}" CASCADE`);
+    await db.sql(`DROP ROLE ${role}`);
+  });
+  await memory.init();
+  await db.sql(`ALTER ROLE ${role} PASSWORD 'second-pw'`);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  return { memory, role };
+}
+
 describe('PostgresMemoryProvider under faults', () => {
   it('loses no acknowledged write when the server crashes and restarts mid-run [claim:mpo-pg-timeouts] [claim:prod-outage-memory-postgres] [claim:pg-restart-no-loss] [claim:pg-restart]', async () => {
     const memory = await db.open({ pool: { reconnectTimeoutMs: 30_000, max: 4 } });
@@ -195,11 +279,8 @@ describe('PostgresMemoryProvider under faults', () => {
 
   it('cancels a statement held up past the statement timeout, with a clear error [claim:errors-postgres-statement-timeout-written] [claim:pg-statement-timeout] [claim:mpo-pg-default-statement-timeout] [claim:pg-readme-statement-timeout-row] [claim:pg-readme-statement-timeout-option] [claim:mpo-pg-timeouts]', async () => {
     const memory = await db.open({ pool: { statementTimeoutMs: 300 } });
-    const locker = new pg.Client({ connectionString: db.url() });
-    await locker.connect();
+    const lock = await lockMemories(memory);
     try {
-      await locker.query('BEGIN');
-      await locker.query(`LOCK TABLE "${memory.schema}".weft_memories IN ACCESS EXCLUSIVE MODE`);
       const started = Date.now();
       const failure = await memory
         .store({ space: 'blocked', kind: 'note', content: 1, metadata: {} })
@@ -213,8 +294,7 @@ describe('PostgresMemoryProvider under faults', () => {
         code: 'WEFT_POSTGRES_STATEMENT_TIMEOUT',
       });
     } finally {
-      await locker.query('ROLLBACK');
-      await locker.end();
+      await lock.close();
     }
     // Nothing was written, and the provider works once the lock is gone.
     expect(await memory.query({})).toEqual([]);
@@ -387,58 +467,44 @@ describe('PostgresMemoryProvider under faults', () => {
   }, 60_000);
 
   it('gives up on a statement whose answer never comes, and on connections that hang [claim:pg-client-deadline] [claim:pg-deadlines] [claim:pg-readme-statement-timeout-option] [claim:mpo-pg-timeouts]', async () => {
-    const { proxy, memory } = await behindHangableProxy({
+    const { proxy, memory } = await openBehindHangableProxy({
       statementTimeoutMs: 300,
       connectionTimeoutMs: 500,
       reconnectTimeoutMs: 0,
     });
-    try {
-      await memory.init();
-      await memory.store({ space: 'before', kind: 'note', content: 1, metadata: {} });
-      proxy.hang(true);
-      let started = Date.now();
-      // The server never sees the statement, so only the client's own deadline can end the wait.
-      const failure = await memory.query({}).catch((error: unknown) => error);
-      // The client waits one second past the statement timeout, then gives up.
-      expect(Date.now() - started).toBeGreaterThanOrEqual(1250);
-      expect(Date.now() - started).toBeLessThan(3000);
-      expect(WeftError.is(failure, 'WEFT_POSTGRES_STATEMENT_TIMEOUT')).toBe(true);
-      started = Date.now();
-      expect(await memory.checkHealth()).toBe(false);
-      expect(Date.now() - started).toBeLessThan(3000);
-      proxy.hang(false);
-      // The connection that hung was dropped; new ones work.
-      expect((await memory.query({})).map((each) => each.space)).toEqual(['before']);
-    } finally {
-      await memory.shutdown();
-      await proxy.close();
-    }
+    await memory.store({ space: 'before', kind: 'note', content: 1, metadata: {} });
+    proxy.hang(true);
+    let started = Date.now();
+    // The server never sees the statement, so only the client's own deadline can end the wait.
+    const failure = await memory.query({}).catch((error: unknown) => error);
+    // The client waits one second past the statement timeout, then gives up.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1250);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(WeftError.is(failure, 'WEFT_POSTGRES_STATEMENT_TIMEOUT')).toBe(true);
+    started = Date.now();
+    expect(await memory.checkHealth()).toBe(false);
+    expect(Date.now() - started).toBeLessThan(3000);
+    proxy.hang(false);
+    // The connection that hung was dropped; new ones work.
+    expect((await memory.query({})).map((each) => each.space)).toEqual(['before']);
   }, 60_000);
 
   it('gives up on a store whose answer is lost with WEFT_POSTGRES_STATEMENT_TIMEOUT saying it may have taken effect, which it did [claim:errors-postgres-statement-timeout-written] [claim:pg-readme-lost-answer] [claim:pg-readme-statement-timeout-row] [claim:mpo-pg-timeouts]', async () => {
-    const { proxy, memory } = await behindHangableProxy({
+    const { proxy, memory } = await openBehindHangableProxy({
       statementTimeoutMs: 300,
       reconnectTimeoutMs: 0,
     });
-    try {
-      await memory.init();
-      // The server gets the INSERT and commits it; only its answer is lost on the way back.
-      proxy.hang('answers');
-      const failure = await memory
-        .store({ space: 'lost-answer', kind: 'note', content: 1, metadata: {} })
-        .catch((error: unknown) => error);
-      expect(WeftError.is(failure, 'WEFT_POSTGRES_STATEMENT_TIMEOUT')).toBe(true);
-      expect((failure as Error).message).toMatch(
-        /got no answer within 1300 ms .* the server may still have run it, so query to find out whether it took effect/,
-      );
-      proxy.hang(false);
-      expect((await memory.query({ space: 'lost-answer' })).map((each) => each.content)).toEqual([
-        1,
-      ]);
-    } finally {
-      await memory.shutdown();
-      await proxy.close();
-    }
+    // The server gets the INSERT and commits it; only its answer is lost on the way back.
+    proxy.hang('answers');
+    const failure = await memory
+      .store({ space: 'lost-answer', kind: 'note', content: 1, metadata: {} })
+      .catch((error: unknown) => error);
+    expect(WeftError.is(failure, 'WEFT_POSTGRES_STATEMENT_TIMEOUT')).toBe(true);
+    expect((failure as Error).message).toMatch(
+      /got no answer within 1300 ms .* the server may still have run it, so query to find out whether it took effect/,
+    );
+    proxy.hang(false);
+    expect((await memory.query({ space: 'lost-answer' })).map((each) => each.content)).toEqual([1]);
   }, 60_000);
 
   it('fails init with WEFT_POSTGRES_CONNECT_FAILED when the connection breaks while it prepares the schema, saying a migration may or may not have been applied, and applies it at the next init [claim:errors-postgres-connect-failed-preparing] [claim:pg-connect-failed] [claim:pg-readme-connect-failed] [claim:pg-readme-init-broken] [claim:pg-readme-init-recorded] [claim:mpo-pg-connect-failed]', async () => {
@@ -553,104 +619,54 @@ describe('PostgresMemoryProvider under faults', () => {
   }, 60_000);
 
   it('passes on PostgreSQL’s 28P01 at once, without retrying, when the server rejects the login after init [claim:pg-readme-login-rejected-after-init]', async () => {
-    const role = `relogin_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-    await db.sql(`CREATE ROLE ${role} LOGIN PASSWORD 'first-pw'`);
-    const schema = db.newSchema();
-    await db.sql(`CREATE SCHEMA "${schema}" AUTHORIZATION ${role}`);
-    const url = new URL(db.url());
-    url.username = role;
-    url.password = 'first-pw';
-    // Idle connections close at once, so the store after the change must log in again.
-    const memory = db.create({
-      connectionString: url.toString(),
-      schema,
-      pool: { idleTimeoutMs: 1, reconnectTimeoutMs: 10_000 },
-    });
-    try {
-      await memory.init();
-      await db.sql(`ALTER ROLE ${role} PASSWORD 'second-pw'`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      const started = Date.now();
-      const failure = await memory
-        .store({ space: 'relogin', kind: 'note', content: 1, metadata: {} })
-        .catch((error: unknown) => error);
-      expect(Date.now() - started).toBeLessThan(2000);
-      expect(WeftError.is(failure)).toBe(false);
-      expect(failure).toMatchObject({ code: '28P01' });
-      expect(everything(failure)).not.toContain('first-pw');
-    } finally {
-      await memory.shutdown();
-      await db.sql(`DROP SCHEMA "${schema}" CASCADE`);
-      await db.sql(`DROP ROLE ${role}`);
-    }
+    const { memory } = await loggedInThenPasswordChanged(() => 'first-pw');
+    const started = Date.now();
+    const failure = await memory
+      .store({ space: 'relogin', kind: 'note', content: 1, metadata: {} })
+      .catch((error: unknown) => error);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(WeftError.is(failure)).toBe(false);
+    expect(failure).toMatchObject({ code: '28P01' });
+    expect(everything(failure)).not.toContain('first-pw');
   });
 
   it('keeps the 28P01 code when the rejected login’s message quotes the password, masking it [claim:pg-readme-login-rejected-after-init]', async () => {
     // A password equal to the user name appears in "password authentication failed for user".
-    const role = `relogin_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-    await db.sql(`CREATE ROLE ${role} LOGIN PASSWORD '${role}'`);
-    const schema = db.newSchema();
-    await db.sql(`CREATE SCHEMA "${schema}" AUTHORIZATION ${role}`);
-    const url = new URL(db.url());
-    url.username = role;
-    url.password = role;
-    const memory = db.create({
-      connectionString: url.toString(),
-      schema,
-      pool: { idleTimeoutMs: 1, reconnectTimeoutMs: 10_000 },
-    });
-    try {
-      await memory.init();
-      await db.sql(`ALTER ROLE ${role} PASSWORD 'second-pw'`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      const failure = await memory
-        .store({ space: 'relogin', kind: 'note', content: 1, metadata: {} })
-        .catch((error: unknown) => error);
-      expect(WeftError.is(failure)).toBe(false);
-      expect(failure).toMatchObject({ code: '28P01' });
-      expect((failure as Error).message).toContain('password authentication failed');
-      expect(everything(failure)).not.toContain(role);
-    } finally {
-      await memory.shutdown();
-      await db.sql(`DROP SCHEMA "${schema}" CASCADE`);
-      await db.sql(`DROP ROLE ${role}`);
-    }
+    const { memory, role } = await loggedInThenPasswordChanged((name) => name);
+    const failure = await memory
+      .store({ space: 'relogin', kind: 'note', content: 1, metadata: {} })
+      .catch((error: unknown) => error);
+    expect(WeftError.is(failure)).toBe(false);
+    expect(failure).toMatchObject({ code: '28P01' });
+    expect((failure as Error).message).toContain('password authentication failed');
+    expect(everything(failure)).not.toContain(role);
   });
 
   it('lets the attempt under way when the reconnect window ends run its course, so a call fails up to connectionTimeoutMs after it [claim:pg-readme-reconnect-last-attempt]', async () => {
-    const { proxy, memory } = await behindHangableProxy({
+    const { proxy, memory } = await openBehindHangableProxy({
       connectionTimeoutMs: 1500,
       reconnectTimeoutMs: 300,
       idleTimeoutMs: 1,
     });
-    try {
-      await memory.init();
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      proxy.hang(true);
-      const started = Date.now();
-      const failure = await memory
-        .store({ space: 'hung', kind: 'note', content: 1, metadata: {} })
-        .catch((error: unknown) => error);
-      const took = Date.now() - started;
-      expect(WeftError.is(failure, 'WEFT_POSTGRES_UNAVAILABLE')).toBe(true);
-      expect((failure as Error).message).toMatch(/Connection terminated due to connection timeout/);
-      // Past the 300 ms window by the one connection attempt that started within it.
-      expect(took).toBeGreaterThanOrEqual(1400);
-      expect(took).toBeLessThan(1500 + 300 + 1000);
-    } finally {
-      await memory.shutdown();
-      await proxy.close();
-    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    proxy.hang(true);
+    const started = Date.now();
+    const failure = await memory
+      .store({ space: 'hung', kind: 'note', content: 1, metadata: {} })
+      .catch((error: unknown) => error);
+    const took = Date.now() - started;
+    expect(WeftError.is(failure, 'WEFT_POSTGRES_UNAVAILABLE')).toBe(true);
+    expect((failure as Error).message).toMatch(/Connection terminated due to connection timeout/);
+    // Past the 300 ms window by the one connection attempt that started within it.
+    expect(took).toBeGreaterThanOrEqual(1400);
+    expect(took).toBeLessThan(1500 + 300 + 1000);
   }, 30_000);
 
   it('fails a remove and a clear whose connections broke while they ran with WEFT_POSTGRES_UNAVAILABLE, saying the outcome is unknown, and does not retry them [claim:mpo-pg-timeouts] [claim:mpo-pg-remove-broken] [claim:pg-readme-unavailable-row] [claim:pg-remove-retry]', async () => {
     const memory = await db.open({ id: 'broken-remove', pool: { statementTimeoutMs: 20_000 } });
     const stored = await memory.store({ space: 'held', kind: 'note', content: 1, metadata: {} });
-    const locker = new pg.Client({ connectionString: db.url() });
-    await locker.connect();
+    const lock = await lockMemories(memory);
     try {
-      await locker.query('BEGIN');
-      await locker.query(`LOCK TABLE "${memory.schema}".weft_memories IN ACCESS EXCLUSIVE MODE`);
       const removing = memory.remove(stored.id).catch((error: unknown) => error);
       const clearing = memory.clear('held').catch((error: unknown) => error);
       await terminateLockWaiters('broken-remove', 2);
@@ -664,8 +680,7 @@ describe('PostgresMemoryProvider under faults', () => {
         );
       }
     } finally {
-      await locker.query('ROLLBACK');
-      await locker.end();
+      await lock.close();
     }
     // Neither took effect, and nothing ran them again.
     expect(await memory.query({})).toEqual([stored]);
@@ -682,12 +697,8 @@ describe('PostgresMemoryProvider under faults', () => {
         statementTimeoutMs: 20_000,
       },
     });
-    const locker = new pg.Client({ connectionString: db.url() });
-    await locker.connect();
-    let locked = true;
+    const lock = await lockMemories(memory);
     try {
-      await locker.query('BEGIN');
-      await locker.query(`LOCK TABLE "${memory.schema}".weft_memories IN ACCESS EXCLUSIVE MODE`);
       const holding = memory
         .store({ space: 'held', kind: 'note', content: 1, metadata: {} })
         .catch((error: unknown) => error);
@@ -702,90 +713,72 @@ describe('PostgresMemoryProvider under faults', () => {
       expect((failure as Error).message).toMatch(
         /query\(\) waited 300 ms \(pool\.connectionTimeoutMs\) for a free connection, but all 1 connections of the pool \(pool\.max\) stayed busy/,
       );
-      await locker.query('ROLLBACK');
-      locked = false;
+      await lock.unlock();
       // The held store finishes once the lock is gone, and the pool serves calls again.
       expect(await holding).toMatchObject({ space: 'held' });
       expect((await memory.query({})).map((each) => each.space)).toEqual(['held']);
     } finally {
-      if (locked) await locker.query('ROLLBACK');
-      await locker.end();
+      await lock.close();
     }
   }, 60_000);
 
   it('fails a call with WEFT_POSTGRES_UNAVAILABLE saying the pool stayed busy when every connection waits on a server that stopped answering, without retrying it [claim:mpo-pg-pool-busy] [claim:pg-readme-pool-busy]', async () => {
-    const { proxy, memory } = await behindHangableProxy({
+    const { proxy, memory } = await openBehindHangableProxy({
       max: 1,
       connectionTimeoutMs: 300,
       statementTimeoutMs: 2000,
       reconnectTimeoutMs: 20_000,
     });
-    try {
-      await memory.init();
-      proxy.hang(true);
-      // The one connection waits for an answer the hung server never sends.
-      const holding = memory.query({}).catch((error: unknown) => error);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      const started = Date.now();
-      const failure = await memory.query({}).catch((error: unknown) => error);
-      const waited = Date.now() - started;
-      expect(waited).toBeGreaterThanOrEqual(250);
-      // Not retried up to the 20 s reconnect window, though the server does not answer.
-      expect(waited).toBeLessThan(1500);
-      expect(WeftError.is(failure, 'WEFT_POSTGRES_UNAVAILABLE')).toBe(true);
-      expect((failure as Error).message).toMatch(
-        /all 1 connections of the pool \(pool\.max\) stayed busy .* a server that stopped answering/,
-      );
-      // The held call ends at its own deadline: the statement timeout and a second more.
-      expect(WeftError.is(await holding, 'WEFT_POSTGRES_STATEMENT_TIMEOUT')).toBe(true);
-      proxy.hang(false);
-      expect(await memory.query({})).toEqual([]);
-    } finally {
-      await memory.shutdown();
-      await proxy.close();
-    }
+    proxy.hang(true);
+    // The one connection waits for an answer the hung server never sends.
+    const holding = memory.query({}).catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = Date.now();
+    const failure = await memory.query({}).catch((error: unknown) => error);
+    const waited = Date.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(250);
+    // Not retried up to the 20 s reconnect window, though the server does not answer.
+    expect(waited).toBeLessThan(1500);
+    expect(WeftError.is(failure, 'WEFT_POSTGRES_UNAVAILABLE')).toBe(true);
+    expect((failure as Error).message).toMatch(
+      /all 1 connections of the pool \(pool\.max\) stayed busy .* a server that stopped answering/,
+    );
+    // The held call ends at its own deadline: the statement timeout and a second more.
+    expect(WeftError.is(await holding, 'WEFT_POSTGRES_STATEMENT_TIMEOUT')).toBe(true);
+    proxy.hang(false);
+    expect(await memory.query({})).toEqual([]);
   }, 60_000);
 
   it('retries a call that waits behind a connection still being opened to a server that stopped answering, and fails it as a server out of reach [claim:pg-readme-pool-wait-while-connecting]', async () => {
-    const { proxy, memory } = await behindHangableProxy({
+    const { proxy, memory } = await openBehindHangableProxy({
       max: 1,
       connectionTimeoutMs: 300,
       // Idle connections close at once: the next call must open one through the hung proxy.
       idleTimeoutMs: 1,
       reconnectTimeoutMs: 1500,
     });
-    try {
-      await memory.init();
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      proxy.hang(true);
-      // The first call takes the pool's one slot to open a connection, which never logs in.
-      const opening = memory.query({}).catch((error: unknown) => error);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      const started = Date.now();
-      const failure = await memory.query({}).catch((error: unknown) => error);
-      const waited = Date.now() - started;
-      // Past several connection timeouts: retried up to the reconnect window, not failed at once.
-      expect(waited).toBeGreaterThanOrEqual(1200);
-      expect(WeftError.is(failure, 'WEFT_POSTGRES_UNAVAILABLE')).toBe(true);
-      expect((failure as Error).message).toMatch(
-        /could not reach PostgreSQL at .* in \d+ attempt\(s\) over 1500 ms/,
-      );
-      expect((failure as Error).message).not.toMatch(/stayed busy/);
-      expect(WeftError.is(await opening, 'WEFT_POSTGRES_UNAVAILABLE')).toBe(true);
-    } finally {
-      proxy.hang(false);
-      await memory.shutdown();
-      await proxy.close();
-    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    proxy.hang(true);
+    // The first call takes the pool's one slot to open a connection, which never logs in.
+    const opening = memory.query({}).catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const started = Date.now();
+    const failure = await memory.query({}).catch((error: unknown) => error);
+    const waited = Date.now() - started;
+    // Past several connection timeouts: retried up to the reconnect window, not failed at once.
+    expect(waited).toBeGreaterThanOrEqual(1200);
+    expect(WeftError.is(failure, 'WEFT_POSTGRES_UNAVAILABLE')).toBe(true);
+    expect((failure as Error).message).toMatch(
+      /could not reach PostgreSQL at .* in \d+ attempt\(s\) over 1500 ms/,
+    );
+    expect((failure as Error).message).not.toMatch(/stayed busy/);
+    expect(WeftError.is(await opening, 'WEFT_POSTGRES_UNAVAILABLE')).toBe(true);
   }, 30_000);
 
   it('passes on PostgreSQL’s 57014 for a statement another session cancels before the statement timeout [claim:pg-other-errors-cancel]', async () => {
     const memory = await db.open({ id: 'cancelled', pool: { statementTimeoutMs: 20_000 } });
-    const locker = new pg.Client({ connectionString: db.url() });
-    await locker.connect();
+    const lock = await lockMemories(memory);
     try {
-      await locker.query('BEGIN');
-      await locker.query(`LOCK TABLE "${memory.schema}".weft_memories IN ACCESS EXCLUSIVE MODE`);
       const querying = memory.query({}).catch((error: unknown) => error);
       for (const pid of await lockWaiters('cancelled', 1)) {
         await db.sql('SELECT pg_cancel_backend($1)', [pid]);
@@ -797,8 +790,7 @@ describe('PostgresMemoryProvider under faults', () => {
         message: 'canceling statement due to user request',
       });
     } finally {
-      await locker.query('ROLLBACK');
-      await locker.end();
+      await lock.close();
     }
     // The connection went back to the pool in good health.
     expect(await memory.query({})).toEqual([]);
@@ -829,12 +821,8 @@ describe('PostgresMemoryProvider under faults', () => {
       id: 'shut-while-busy',
       pool: { max: 1, connectionTimeoutMs: 1000, reconnectTimeoutMs: 20_000 },
     });
-    const locker = new pg.Client({ connectionString: db.url() });
-    await locker.connect();
-    let locked = true;
+    const lock = await lockMemories(memory);
     try {
-      await locker.query('BEGIN');
-      await locker.query(`LOCK TABLE "${memory.schema}".weft_memories IN ACCESS EXCLUSIVE MODE`);
       // The one connection waits on the lock; the query waits for it to come free.
       const holding = memory
         .store({ space: 'held', kind: 'note', content: 1, metadata: {} })
@@ -848,38 +836,30 @@ describe('PostgresMemoryProvider under faults', () => {
       expect((failure as Error).message).toMatch(
         /was shut down while query\(\) waited for a free connection; .*call init\(\) to open it again/,
       );
-      await locker.query('ROLLBACK');
-      locked = false;
+      await lock.unlock();
       // The store in flight finishes before the pool closes.
       expect(await holding).toMatchObject({ space: 'held' });
       await closing;
     } finally {
-      if (locked) await locker.query('ROLLBACK');
-      await locker.end();
+      await lock.close();
     }
   }, 60_000);
 
   it('retries an update and a query whose connections broke while they ran, on new connections [claim:mpo-pg-timeouts]', async () => {
     const memory = await db.open({ id: 'broken-update', pool: { statementTimeoutMs: 20_000 } });
     const stored = await memory.store({ space: 'held', kind: 'note', content: 1, metadata: {} });
-    const locker = new pg.Client({ connectionString: db.url() });
-    await locker.connect();
-    let locked = true;
+    const lock = await lockMemories(memory);
     try {
-      await locker.query('BEGIN');
-      await locker.query(`LOCK TABLE "${memory.schema}".weft_memories IN ACCESS EXCLUSIVE MODE`);
       const updating = memory.update(stored.id, { content: 2 }).catch((error: unknown) => error);
       const querying = memory.query({ space: 'held' }).catch((error: unknown) => error);
       await terminateLockWaiters('broken-update', 2);
-      await locker.query('ROLLBACK');
-      locked = false;
+      await lock.unlock();
       const updated = await updating;
       expect(updated).toMatchObject({ id: stored.id, content: 2 });
       const found = await querying;
       expect(Array.isArray(found) && found.map((each: Memory) => each.id)).toEqual([stored.id]);
     } finally {
-      if (locked) await locker.query('ROLLBACK');
-      await locker.end();
+      await lock.close();
     }
     expect((await memory.query({})).map((each) => each.content)).toEqual([2]);
   }, 60_000);

@@ -85,6 +85,39 @@ function scoresMood() {
   });
 }
 
+/**
+ * An in-memory store whose writes of `kind` in space `a` never return, as a hung store's; it
+ * counts those writes.
+ */
+function hangingStore(kind: 'trigger' | 'chain') {
+  const memory = new InMemoryMemoryProvider();
+  const store = memory.store.bind(memory);
+  let hung = 0;
+  memory.store = (input) => {
+    if (input.space !== 'a' || input.kind !== kind) return store(input);
+    hung += 1;
+    return new Promise(() => undefined);
+  };
+  return { memory, hungCalls: () => hung };
+}
+
+/**
+ * A started runtime over a {@link hangingStore} hung on `kind`, whose tasks reply with
+ * `echo.reply` and which cancels its tasks when it stops; `options` adds the rest.
+ */
+async function echoOverHangingStore(
+  kind: 'trigger' | 'chain',
+  options: RuntimeOptions,
+): Promise<Runtime> {
+  const { memory } = hangingStore(kind);
+  const { runtime } = await startedRuntime({
+    memory,
+    responses: planner(['echo', 'reply']),
+    options: { shutdown: 'cancel', ...options },
+  });
+  return runtime;
+}
+
 /** Milliseconds until `promise` settles, or `null` when it has not within `limitMs`. */
 async function settlesWithin(promise: Promise<unknown>, limitMs: number): Promise<number | null> {
   const started = performance.now();
@@ -509,20 +542,11 @@ describe('bulkhead slots and deadlines', () => {
 
   it('runs the other tasks without their memory while a hung store holds its slots, and times out those holding them [claim:prod-shared-memory-hangs] [claim:sp-hung-store] [claim:task-hung-store-others-run]', async () => {
     const { logger, lines } = capturingLogger();
-    const memory = new InMemoryMemoryProvider();
-    const store = memory.store.bind(memory);
     // Recording the trigger of a task in space `a` never returns; every other write does.
-    memory.store = (input) =>
-      input.space === 'a' && input.kind === 'trigger' ? new Promise(() => undefined) : store(input);
-    const { runtime } = await startedRuntime({
-      memory,
-      responses: planner(['echo', 'reply']),
-      options: {
-        logger,
-        shutdown: 'cancel',
-        taskTimeoutMs: 1_500,
-        bulkhead: { limits: { 'memory:in-memory': 1 }, maxWaitMs: 100 },
-      },
+    const runtime = await echoOverHangingStore('trigger', {
+      logger,
+      taskTimeoutMs: 1_500,
+      bulkhead: { limits: { 'memory:in-memory': 1 }, maxWaitMs: 100 },
     });
     const hung = runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 'a' });
     // The hung call holds the store's only slot before the other task arrives.
@@ -545,21 +569,12 @@ describe('bulkhead slots and deadlines', () => {
   });
 
   it('without a limits entry for the store, holds its calls to maxConcurrent, by default one less than the workers [claim:task-hung-store-others-run]', async () => {
-    const memory = new InMemoryMemoryProvider();
-    const store = memory.store.bind(memory);
     // Recording the trigger of a task in space `a` never returns; every other write does.
-    memory.store = (input) =>
-      input.space === 'a' && input.kind === 'trigger' ? new Promise(() => undefined) : store(input);
-    const { runtime } = await startedRuntime({
-      memory,
-      responses: planner(['echo', 'reply']),
+    const runtime = await echoOverHangingStore('trigger', {
+      taskTimeoutMs: 1_500,
       // Two workers: the store's default limit is 1, which the hung call takes.
-      options: {
-        shutdown: 'cancel',
-        taskTimeoutMs: 1_500,
-        scheduler: { concurrency: 2 },
-        bulkhead: { maxWaitMs: 100 },
-      },
+      scheduler: { concurrency: 2 },
+      bulkhead: { maxWaitMs: 100 },
     });
     const hung = runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 'a' });
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -573,15 +588,8 @@ describe('bulkhead slots and deadlines', () => {
 
   it('gives up the chain write after 10 s while it waits for a slot of a hung store, sooner than a longer maxWaitMs and without WEFT_BULKHEAD_FULL [claim:prod-shared-memory-hangs] [claim:cfg-bulkhead-wait] [claim:task-hung-chain-write]', async () => {
     const { logger, lines } = capturingLogger();
-    const memory = new InMemoryMemoryProvider();
-    const store = memory.store.bind(memory);
-    let hungCalls = 0;
     // Recording the trigger of a task in space `a` never returns; every other write does.
-    memory.store = (input) => {
-      if (input.space !== 'a' || input.kind !== 'trigger') return store(input);
-      hungCalls += 1;
-      return new Promise(() => undefined);
-    };
+    const { memory, hungCalls } = hangingStore('trigger');
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
     const step = recordingExecutor('step', async () => {
@@ -613,7 +621,7 @@ describe('bulkhead slots and deadlines', () => {
     // ...when a task of `a` takes the store's only slot and hangs in it.
     const hung = runtime.dispatch({ pluginId: 'work', triggerId: 'message', space: 'a' });
     hung.catch(() => undefined);
-    await waitUntil(() => hungCalls === 1);
+    await waitUntil(() => hungCalls() === 1);
     const stepEnded = Date.now();
     open();
     const task = await pending;
@@ -629,19 +637,10 @@ describe('bulkhead slots and deadlines', () => {
   }, 30_000);
 
   it('gives the memory slot back when the runtime stops waiting for a chain that is never stored [claim:prod-bulkhead-slot-back-chain] [claim:task-hung-chain-write]', async () => {
-    const memory = new InMemoryMemoryProvider();
-    const store = memory.store.bind(memory);
     // Storing the chain of a task in space `a` never returns; every other write does.
-    memory.store = (input) =>
-      input.space === 'a' && input.kind === 'chain' ? new Promise(() => undefined) : store(input);
-    const { runtime } = await startedRuntime({
-      memory,
-      responses: planner(['echo', 'reply']),
-      options: {
-        shutdown: 'cancel',
-        taskTimeoutMs: 1_000,
-        bulkhead: { limits: { 'memory:in-memory': 1 }, maxWaitMs: 200 },
-      },
+    const runtime = await echoOverHangingStore('chain', {
+      taskTimeoutMs: 1_000,
+      bulkhead: { limits: { 'memory:in-memory': 1 }, maxWaitMs: 200 },
     });
     const started = performance.now();
     const first = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 'a' });

@@ -486,36 +486,78 @@ async function waitingRuntime(coordinator: SpaceCoordinator, wait: Executor): Pr
   return runtime;
 }
 
+/**
+ * A coordinator that keeps the host it is given, so a test can hand it a task to resume, with the
+ * `admit` and `acquire` given; it records each release as `space#ticket outcome`.
+ */
+function handingCoordinator(
+  id: string,
+  admit: SpaceCoordinator['admit'],
+  acquire: SpaceCoordinator['acquire'],
+) {
+  let host: SpaceCoordinatorHost | undefined;
+  const released: string[] = [];
+  const coordinator: SpaceCoordinator = {
+    id,
+    init: async (given) => {
+      host = given;
+    },
+    shutdown: async () => undefined,
+    admit,
+    acquire,
+    release: async (space, ticket, outcome) => {
+      released.push(`${space}#${ticket} ${outcome}`);
+    },
+  };
+  return {
+    coordinator,
+    /** Hands the host a task of `pluginId`'s message trigger in space `room` to resume. */
+    resume: (taskId: string, pluginId: string, ticket: number) =>
+      host?.resume(
+        {
+          taskId,
+          createdAt: new Date().toISOString(),
+          pluginId,
+          triggerId: 'message',
+          space: { id: 'room' },
+        },
+        ticket,
+      ),
+    released,
+  };
+}
+
+/** A coordinator that grants every space already lost, as one that lost its connection does. */
+function lostBeforeRunCoordinator(): SpaceCoordinator {
+  let ticket = 0;
+  return {
+    id: 'lost-before-run',
+    init: async () => undefined,
+    shutdown: async () => undefined,
+    admit: async (_arrival: TaskArrival) => (ticket += 1),
+    // What @weft/coordinator-postgres hands a task still queued when its connection was lost.
+    acquire: async (): Promise<SpaceGrant> => ({
+      ticket,
+      signal: AbortSignal.abort(new Error('connection lost')),
+    }),
+    release: async () => undefined,
+  };
+}
+
 describe('a task handed over by the coordinator', () => {
   it('logs a resumed task whose space the coordinator refuses as failed, and gives its ticket back finished, so no instance runs it [claim:obs-resumed-refused]', async () => {
-    let host: SpaceCoordinatorHost | undefined;
-    const released: string[] = [];
-    const coordinator: SpaceCoordinator = {
-      id: 'refusing',
-      init: async (given) => {
-        host = given;
-      },
-      shutdown: async () => undefined,
-      admit: async () => 1,
+    const { coordinator, resume, released } = handingCoordinator(
+      'refusing',
+      async () => 1,
       // The space's earlier tasks did not end in time, as a real coordinator's deadline says.
-      acquire: async () => {
+      async () => {
         throw new Error('the space is held past its deadline');
       },
-      release: async (space, ticket, outcome) => {
-        released.push(`${space}#${ticket} ${outcome}`);
-      },
-    };
+    );
     const { logger, lines } = capturingLogger();
     const { runtime } = await makeRuntime({ coordinator, options: { logger } });
     await runtime.start();
-    const arrival: TaskArrival = {
-      taskId: 'handed-over',
-      createdAt: new Date().toISOString(),
-      pluginId: 'echo',
-      triggerId: 'message',
-      space: { id: 'room' },
-    };
-    host?.resume(arrival, 7);
+    resume('handed-over', 'echo', 7);
     await waitFor(() => released.length === 1);
     expect(released).toEqual(['room#7 finished']);
     await waitFor(() => lines.some((line) => line.msg === 'resumed task failed'));
@@ -535,39 +577,18 @@ describe('a task handed over by the coordinator', () => {
 
 describe('a task handed over by the coordinator that runs', () => {
   it('logs its end with its status, whichever instance it came from, and gives its ticket back finished [claim:obs-resumed-ended]', async () => {
-    let host: SpaceCoordinatorHost | undefined;
-    const released: string[] = [];
-    const coordinator: SpaceCoordinator = {
-      id: 'handing',
-      init: async (given) => {
-        host = given;
-      },
-      shutdown: async () => undefined,
-      admit: async () => 1,
-      acquire: async (): Promise<SpaceGrant> => ({
-        ticket: 3,
-        signal: new AbortController().signal,
-      }),
-      release: async (space, ticket, outcome) => {
-        released.push(`${space}#${ticket} ${outcome}`);
-      },
-    };
+    const { coordinator, resume, released } = handingCoordinator(
+      'handing',
+      async () => 1,
+      async (): Promise<SpaceGrant> => ({ ticket: 3, signal: new AbortController().signal }),
+    );
     const { logger, lines } = capturingLogger();
     const { runtime } = await startedRuntime({
       coordinator,
       responses: planner(['echo', 'reply']),
       options: { logger },
     });
-    host?.resume(
-      {
-        taskId: 'own-lost-answer',
-        createdAt: new Date().toISOString(),
-        pluginId: 'echo',
-        triggerId: 'message',
-        space: { id: 'room' },
-      },
-      3,
-    );
+    resume('own-lost-answer', 'echo', 3);
     await waitFor(() => lines.some((line) => line.msg === 'resumed task ended'));
     expect(lines.find((line) => line.msg === 'resumed task ended')).toMatchObject({
       level: 30,
@@ -583,25 +604,16 @@ describe('a task handed over by the coordinator that runs', () => {
 
 describe('a task handed over while this runtime stops', () => {
   it('logs a resumed task that arrives during the stop as failed and leaves its ticket unfinished, for another instance [claim:obs-resumed-refused]', async () => {
-    let host: SpaceCoordinatorHost | undefined;
     let ticket = 0;
-    const released: string[] = [];
-    const coordinator: SpaceCoordinator = {
-      id: 'handing-over',
-      init: async (given) => {
-        host = given;
-      },
-      shutdown: async () => undefined,
-      admit: async () => (ticket += 1),
+    const { coordinator, resume, released } = handingCoordinator(
+      'handing-over',
+      async () => (ticket += 1),
       // Grants the one task dispatched here, in space busy; any other space waits for good.
-      acquire: (space): Promise<SpaceGrant> =>
+      (space): Promise<SpaceGrant> =>
         space === 'busy'
           ? Promise.resolve({ ticket: 1, signal: new AbortController().signal })
           : new Promise(() => undefined),
-      release: async (space, releasedTicket, outcome) => {
-        released.push(`${space}#${releasedTicket} ${outcome}`);
-      },
-    };
+    );
     // A task that holds the draining stop open until the gate opens.
     const gate = deferred();
     const wait = recordingExecutor('wait', async () => {
@@ -621,16 +633,7 @@ describe('a task handed over while this runtime stops', () => {
     const stopping = runtime.stop();
     // The stop closes the queue once its teardown begins, a turn of the event loop later.
     await new Promise((resolve) => setTimeout(resolve, 50));
-    host?.resume(
-      {
-        taskId: 'handed-over',
-        createdAt: new Date().toISOString(),
-        pluginId: 'tools',
-        triggerId: 'message',
-        space: { id: 'room' },
-      },
-      7,
-    );
+    resume('handed-over', 'tools', 7);
     await waitFor(() => lines.some((line) => line.msg === 'resumed task failed'));
     expect(lines.find((line) => line.msg === 'resumed task failed')).toMatchObject({
       level: 40,
@@ -690,19 +693,7 @@ describe('a coordinator that loses the space', () => {
     expect(released).toEqual(['room#1 abandoned']);
   });
   it('ends cancelled, with no planning call, no step and no memory stored, a task whose space the coordinator grants already lost [claim:task-status-cancelled-before-run] [claim:sp-stored-never-ran] [claim:tut-never-ran-stores-none] [claim:wp-never-ran-none]', async () => {
-    let ticket = 0;
-    const coordinator: SpaceCoordinator = {
-      id: 'lost-before-run',
-      init: async () => undefined,
-      shutdown: async () => undefined,
-      admit: async (_arrival: TaskArrival) => (ticket += 1),
-      // What @weft/coordinator-postgres hands a task still queued when its connection was lost.
-      acquire: async (): Promise<SpaceGrant> => ({
-        ticket,
-        signal: AbortSignal.abort(new Error('connection lost')),
-      }),
-      release: async () => undefined,
-    };
+    const coordinator = lostBeforeRunCoordinator();
     const waits = recordingExecutor('wait');
     const { runtime, model, memory } = await startedRuntime({
       plugins: [new TestPlugin('tools', { executors: [waits] })],
@@ -720,18 +711,7 @@ describe('a coordinator that loses the space', () => {
   });
 
   it('logs a task cancelled before it began at debug, and counts it cancelled but not unrecorded [claim:obs-cancelled-before-run] [claim:obs-snapshot-fields]', async () => {
-    let ticket = 0;
-    const coordinator: SpaceCoordinator = {
-      id: 'lost-before-run',
-      init: async () => undefined,
-      shutdown: async () => undefined,
-      admit: async (_arrival: TaskArrival) => (ticket += 1),
-      acquire: async (): Promise<SpaceGrant> => ({
-        ticket,
-        signal: AbortSignal.abort(new Error('connection lost')),
-      }),
-      release: async () => undefined,
-    };
+    const coordinator = lostBeforeRunCoordinator();
     const { logger, lines } = capturingLogger();
     const ended: string[] = [];
     const { runtime } = await startedRuntime({
