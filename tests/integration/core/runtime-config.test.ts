@@ -566,7 +566,7 @@ describe('Runtime.init configuration checks', () => {
     expect(message.split('\n- ')).toHaveLength(7);
   });
 
-  it('checks plugins and capabilities once models and plugins have their shape, listing the shape and option problems first [claim:philo-init-shape-first] [claim:philo-init-shape-first-later] [claim:cfg-init-shape-first] [claim:core-readme-init-shape-first]', async () => {
+  it('checks plugins and capabilities once models and plugins have their shape, listing the shape and option problems first [claim:philo-init-shape-first] [claim:gs-init-models-first] [claim:philo-init-shape-first-later] [claim:cfg-init-shape-first] [claim:core-readme-init-shape-first]', async () => {
     const undescribed = { ...recordingExecutor('save'), description: '' };
     const poet = new TestPlugin('poet', {
       executors: [undescribed],
