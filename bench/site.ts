@@ -18,7 +18,8 @@
  * was at that commit as a third column, checked out into the temporary folder with this
  * checkout's node_modules, so a change is judged against the site before it in the same run.
  * BENCH_FIRST_BUILDS (default 1; 0 for none) times as many first builds of a fresh clone of this
- * checkout's HEAD (nothing generated, no caches), one after each round of cold builds.
+ * checkout's HEAD (nothing generated, no caches), and of BENCH_BASELINE_REF when it is set,
+ * after each round of cold builds.
  * BENCH_LIGHTHOUSE=false stops after the builds' tables.
  * BENCH_THROTTLING=devtools runs Lighthouse with the CPU and network really slowed down instead
  * of its default simulation, which estimates the slowed-down timeline from an unthrottled load:
@@ -117,13 +118,14 @@ function timeColdBuild(site: SiteUnderTest, workDir: string): BuildFigures {
 }
 
 /**
- * The first `npm run build` of a fresh clone of this checkout's HEAD (committed work only):
+ * The first `npm run build` of a fresh clone of this checkout at `ref` (committed work only):
  * nothing generated, no cache of its own, and a temporary folder of its own (tsx keeps its
  * compiled files there). It shares the installed packages, as after `npm ci`.
  */
-function timeFirstBuild(workDir: string, round: number): BuildFigures {
-  const dir = path.join(workDir, `fresh-${round}`);
-  execFileSync('git', ['clone', '--quiet', siteDir, dir], { stdio: 'ignore' });
+function timeFirstBuild(workDir: string, ref: string): BuildFigures {
+  const dir = mkdtempSync(path.join(workDir, 'fresh-'));
+  execFileSync('git', ['clone', '--quiet', '--no-checkout', siteDir, dir], { stdio: 'ignore' });
+  execFileSync('git', ['checkout', '--quiet', '--detach', ref], { cwd: dir, stdio: 'ignore' });
   shareInstalledPackages(dir);
   const temporary = mkdtempSync(path.join(workDir, 'tmp-'));
   try {
@@ -281,7 +283,9 @@ async function main(): Promise<void> {
 
     const buildTimes = new Map<string, number[]>(sites.map((site) => [site.label, []]));
     const buildPeaks = new Map<string, number[]>(sites.map((site) => [site.label, []]));
-    const firstBuilds: BuildFigures[] = [];
+    // HEAD's first builds, and the baseline's when there is one, alternating.
+    const firstBuildRefs = baselineRef ? ['HEAD', baselineRef] : ['HEAD'];
+    const firstBuilds = new Map<string, BuildFigures[]>(firstBuildRefs.map((ref) => [ref, []]));
     for (let round = 0; round < Math.max(builds, firstBuildCount); round += 1) {
       if (round < builds) {
         const order = round % 2 === 0 ? sites : [...sites].reverse();
@@ -296,12 +300,15 @@ async function main(): Promise<void> {
         }
       }
       if (round < firstBuildCount) {
-        const first = timeFirstBuild(workDir, round);
-        firstBuilds.push(first);
-        appendFileSync(
-          log,
-          `first build ${first.seconds.toFixed(1)} s ${first.peakMb.toFixed(0)} MB\n`,
-        );
+        const order = round % 2 === 0 ? firstBuildRefs : [...firstBuildRefs].reverse();
+        for (const ref of order) {
+          const first = timeFirstBuild(workDir, ref);
+          firstBuilds.get(ref)?.push(first);
+          appendFileSync(
+            log,
+            `first build ${ref} ${first.seconds.toFixed(1)} s ${first.peakMb.toFixed(0)} MB\n`,
+          );
+        }
       }
     }
     const stockMedian = median(buildTimes.get('stock 3.10') ?? []);
@@ -318,10 +325,22 @@ async function main(): Promise<void> {
         };
       }),
     );
-    if (firstBuilds.length > 0) {
-      const seconds = median(firstBuilds.map((build) => build.seconds));
+    if (firstBuildCount > 0) {
       console.log(
-        `\nFirst build of a fresh clone (npm run build, nothing generated): median ${seconds.toFixed(1)} s, ${(seconds / stockMedian).toFixed(2)}x stock's cold build, peak ${median(firstBuilds.map((build) => build.peakMb)).toFixed(0)} MB; runs ${firstBuilds.map((build) => build.seconds.toFixed(1)).join(' ')}`,
+        `\nFirst build of a fresh clone (npm run build, nothing generated; ${firstBuildCount} per commit, alternating)`,
+      );
+      console.table(
+        firstBuildRefs.map((ref) => {
+          const runs = firstBuilds.get(ref) ?? [];
+          const seconds = median(runs.map((build) => build.seconds));
+          return {
+            commit: ref,
+            'median s': seconds.toFixed(1),
+            "x stock's cold build": (seconds / stockMedian).toFixed(2),
+            'peak MB (median)': median(runs.map((build) => build.peakMb)).toFixed(0),
+            runs: runs.map((build) => build.seconds.toFixed(1)).join(' '),
+          };
+        }),
       );
     }
     if (process.env.BENCH_LIGHTHOUSE === 'false') {
