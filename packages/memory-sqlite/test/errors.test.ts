@@ -87,7 +87,7 @@ describe('SqliteMemoryProvider errors', () => {
     );
   });
 
-  it('refuse, with the shared codes, what the README lists: arrays, a taskId of the wrong type, a null patch metadata, a non-object query, too many patterns; and take a null taskId or metadata as none [claim:sqlite-memory-invalid] [claim:sqlite-readme-invalid-query]', async () => {
+  it('refuse, with the shared codes, what the README lists: arrays, a taskId of the wrong type, a null patch metadata, a non-object query, too many patterns, an option name query() lacks; and take a null taskId or metadata as none [claim:sqlite-memory-invalid] [claim:sqlite-readme-invalid-query]', async () => {
     const memory = await db.open();
     const note = { space: 's', kind: 'note', content: 1, metadata: {} };
     expect(await codeOf(() => memory.store([note] as unknown as typeof note))).toBe(
@@ -121,6 +121,12 @@ describe('SqliteMemoryProvider errors', () => {
     expect(await codeOf(() => memory.query(null as unknown as object))).toBe(
       'WEFT_MEMORY_INVALID_QUERY',
     );
+    // A misspelt filter is refused, not ignored: ignored, it would leave the query every space.
+    const misspelt = await memory
+      .query({ spacePattern: ['s'] } as unknown as object)
+      .catch((caught: unknown) => caught);
+    expect(WeftError.is(misspelt, 'WEFT_MEMORY_INVALID_QUERY')).toBe(true);
+    expect((misspelt as Error).message).toContain('"spacePattern" is not an option of query()');
     const patterns = Array.from({ length: 101 }, (_, index) => `p-${index}`);
     expect(await codeOf(() => memory.query({ spacePatterns: patterns }))).toBe(
       'WEFT_MEMORY_INVALID_QUERY',
