@@ -1001,6 +1001,60 @@ describe('Runtime start deadline', () => {
     release.resolve();
   });
 
+  it('rejects a start past startTimeoutMs only once what it started is shut down: up to the 2 s grace of a stop more, and stopGraceMs more when the server listens [claim:prod-start-timeout-rollback]', async () => {
+    // What had started hangs in its shutdown as well: the memory provider never finishes it.
+    const neverShutDown = deferred();
+    const held = heldWait();
+    const events: string[] = [];
+    const runtime = await loggingRuntime(events, {
+      plugins: [new TestPlugin('weather', { events, init: held.hold })],
+      memoryHooks: { shutdown: () => neverShutDown.promise },
+      options: { startTimeoutMs: 200 },
+    });
+    let before = performance.now();
+    const initHung = await errorOf(runtime.start());
+    let tookMs = performance.now() - before;
+    expect(initHung.code).toBe('WEFT_START_FAILED');
+    // The deadline, then the 2 s that plugins and providers share to shut down.
+    expect(tookMs).toBeGreaterThanOrEqual(200 + 2_000 - 10);
+    expect(tookMs).toBeLessThan(200 + 2_000 + 800);
+    expect(events).toContain('shutdown memory');
+    held.release.resolve();
+
+    // A start trigger that hangs once the server listens, with a request the server must wait
+    // for: the server's stopGraceMs comes on top.
+    const trigger = heldStartTrigger('poller');
+    const routeEntered = deferred();
+    const hangingRoute: TriggerRoute = {
+      type: 'route',
+      id: 'hang',
+      method: 'GET',
+      path: '/hang',
+      handler: () => {
+        routeEntered.resolve();
+        return new Promise<void>(() => undefined);
+      },
+    };
+    const listening = await loggingRuntime([], {
+      plugins: [new TestPlugin('poller', { triggers: [hangingRoute, trigger.trigger] })],
+      memoryHooks: { shutdown: () => neverShutDown.promise },
+      options: { startTimeoutMs: 1_000, server: { port: 0, stopGraceMs: 500 } },
+    });
+    before = performance.now();
+    const started = errorOf(listening.start());
+    await trigger.entered.promise;
+    const open = fetch(`${listening.server.url}/hang`).catch(() => undefined);
+    await routeEntered.promise;
+    const triggerHung = await started;
+    tookMs = performance.now() - before;
+    expect(triggerHung.code).toBe('WEFT_START_FAILED');
+    expect(tookMs).toBeGreaterThanOrEqual(1_000 + 500 + 2_000 - 10);
+    expect(tookMs).toBeLessThan(1_000 + 500 + 2_000 + 800);
+    await open;
+    trigger.release.resolve();
+    neverShutDown.resolve();
+  }, 15_000);
+
   it('lets an init that resolves after the deadline change nothing but shut its plugin down, and leaves the runtime stopped [claim:task-start-deadline-late] [claim:task-start-deadline-stopped] [claim:obs-late-start-part] [claim:plugin-shutdown-late-init] [claim:errors-runtime-stopped-after-failed-start] [claim:obs-task-fields]', async () => {
     const { entered, release, hold } = heldWait();
     const events: string[] = [];
