@@ -1017,7 +1017,7 @@ describe('Runtime start deadline', () => {
     expect(initHung.code).toBe('WEFT_START_FAILED');
     // The deadline, then the 2 s that plugins and providers share to shut down.
     expect(tookMs).toBeGreaterThanOrEqual(200 + 2_000 - 10);
-    expect(tookMs).toBeLessThan(200 + 2_000 + 800);
+    expect(tookMs).toBeLessThan(200 + 2_000 + 1_500);
     expect(events).toContain('shutdown memory');
     held.release.resolve();
 
@@ -1049,7 +1049,7 @@ describe('Runtime start deadline', () => {
     tookMs = performance.now() - before;
     expect(triggerHung.code).toBe('WEFT_START_FAILED');
     expect(tookMs).toBeGreaterThanOrEqual(1_000 + 500 + 2_000 - 10);
-    expect(tookMs).toBeLessThan(1_000 + 500 + 2_000 + 800);
+    expect(tookMs).toBeLessThan(1_000 + 500 + 2_000 + 1_500);
     await open;
     trigger.release.resolve();
     neverShutDown.resolve();
