@@ -39,11 +39,13 @@ const plan = {
 const request = { date: '2025-03-04', minutes: 60, title: 'Release planning' };
 
 describe('CalendarPlugin executors', () => {
-  it('books the first free slot after existing meetings', async () => {
+  it('books the first free slot after existing meetings [claim:exec-review-never-script]', async () => {
     const bookings: Booking[] = [
       { date: '2025-03-04', start: '09:00', minutes: 90, title: 'Stand-up' },
     ];
-    const { task } = await run(bookings, { responses: [plan, request] });
+    const { task, model } = await run(bookings, {
+      responses: [plan, request],
+    });
 
     expect(task.status).toBe('completed');
     expect(task.chain.map((item) => `${item.type}:${item.action}`)).toEqual([
@@ -52,6 +54,8 @@ describe('CalendarPlugin executors', () => {
       'result:book',
     ]);
     expect(bookings.at(-1)).toEqual({ ...request, start: '10:30' });
+    // The plan and find-slot's getObject: with pipelineReview 'never', no review.
+    expect(model.requests).toHaveLength(2);
   });
 
   it('records a full day as an error item, and the next step sees it [claim:exec-result-or-error]', async () => {

@@ -234,6 +234,39 @@ describe('the request a route handler reads', () => {
     // A token to compare, not the socket itself.
     expect(Object.keys(connections[0] as object)).toEqual([]);
   });
+
+  it("has in locals what middleware added before start put in response.locals, and the server's own requestId [claim:trig-route-locals]", async () => {
+    const server = new ServerManager({ port: 0 }, silentLogger);
+    servers.push(server);
+    server.app.use((request, response, next) => {
+      if (request.headers.cookie === 'session=s-1') response.locals.user = 'grace';
+      next();
+    });
+    server.mount(
+      'test-plugin',
+      {
+        type: 'route',
+        id: 'me',
+        method: 'GET',
+        path: '/me',
+        handler: (request, response) => {
+          response.json({ locals: request.locals, requestId: request.requestId });
+        },
+      },
+      {} as Runtime,
+    );
+    await server.start();
+    const seen = async (headers: Record<string, string>) => {
+      const answer = await fetch(`${server.url}/me`, { headers });
+      expect(answer.status).toBe(200);
+      return (await answer.json()) as { locals: Record<string, unknown>; requestId: string };
+    };
+    const known = await seen({ cookie: 'session=s-1' });
+    expect(known.locals).toEqual({ user: 'grace', requestId: known.requestId });
+    const unknown = await seen({});
+    expect(unknown.locals).toEqual({ requestId: unknown.requestId });
+    expect(unknown.requestId).not.toBe(known.requestId);
+  });
 });
 
 describe('the response a route handler answers through', () => {

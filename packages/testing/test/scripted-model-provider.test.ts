@@ -83,7 +83,7 @@ describe('ScriptedModelProvider', () => {
     ]);
   });
 
-  it('answers the responses option first, then what enqueue adds, in order; remaining counts both [claim:testing-scripted-queue]', async () => {
+  it('answers the responses option first, then what enqueue adds, in order; remaining counts both, and keeps every request [claim:testing-scripted-queue] [claim:exec-scripted-provider] [claim:exec-scripted-requests]', async () => {
     const model = new ScriptedModelProvider({ responses: ['first', 'second'] });
     model.enqueue('third', 'fourth');
     expect(model.remaining).toBe(4);
@@ -105,13 +105,16 @@ describe('ScriptedModelProvider', () => {
     }
     expect(answers).toEqual(['first', 'second', 'third', 'fourth', 'fifth']);
     expect(model.remaining).toBe(0);
+    expect(model.requests).toEqual(
+      ['a', 'b', 'c', 'd', 'e'].map((content) => [{ role: 'user', content }]),
+    );
   });
 
   it("answers true from the base class's checkHealth [claim:mpo-base-health]", async () => {
     expect(await new ScriptedModelProvider().checkHealth()).toBe(true);
   });
 
-  it('answers a string as is, an object or array as JSON text, and what a function returns, awaited [claim:testing-scripted-response-kinds] [claim:go-scripted-json]', async () => {
+  it('answers a string as is, an object or array as JSON text, and what a function returns, awaited [claim:testing-scripted-response-kinds] [claim:go-scripted-json] [claim:exec-scripted-provider]', async () => {
     const seen: { last: string | undefined; purpose: string | undefined }[] = [];
     const model = new ScriptedModelProvider({
       responses: [

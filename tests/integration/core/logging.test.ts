@@ -96,7 +96,7 @@ describe('the logs of a runtime and its tasks', () => {
     }
   });
 
-  it("tags task lines with taskId and space, and an executor's lines with pluginId, action and stepIndex [claim:obs-task-fields] [claim:obs-own-logger] [claim:wp-child-loggers]", async () => {
+  it("tags task lines with taskId and space, and an executor's lines with pluginId, action and stepIndex [claim:obs-task-fields] [claim:obs-own-logger] [claim:wp-child-loggers] [claim:exec-logger-bound]", async () => {
     const { task, perTask } = await runOneTask('debug', true);
     const planned = perTask.find((line) => line.msg === 'pipeline planned');
     expect(planned).toMatchObject({ component: 'pipeline', taskId: task.id, space: 'obs-1' });

@@ -142,7 +142,7 @@ describe('Runtime.init configuration checks', () => {
     expect(message).toContain('plugin "Bad Id": id must be lower-case letters, digits and dashes');
   });
 
-  it('names a duplicate executor action [claim:plugin-executor-rules]', async () => {
+  it('names a duplicate executor action [claim:plugin-executor-rules] [claim:exec-action-unique]', async () => {
     const plugin = new TestPlugin('tools', {
       executors: [recordingExecutor('search'), recordingExecutor('search')],
     });
@@ -173,7 +173,7 @@ describe('Runtime.init configuration checks', () => {
     );
   });
 
-  it('names a duplicate trigger id [claim:plugin-trigger-rules]', async () => {
+  it('names a duplicate trigger id [claim:plugin-trigger-rules] [claim:trig-methods-params]', async () => {
     const start = { type: 'start' as const, id: 'tick', start: () => undefined };
     const plugin = new TestPlugin('clock', { triggers: [start, start] });
     const message = await initError(base({ plugins: [plugin] }));

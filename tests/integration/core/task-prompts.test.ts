@@ -12,7 +12,7 @@ afterEach(async () => {
 });
 
 describe('the planning prompt', () => {
-  it('shows the space id and description, the trigger, its message and its data as JSON [claim:task-planner-sees-trigger] [claim:wp-planning-prompt]', async () => {
+  it('shows the space id and description, the trigger, its message and its data as JSON [claim:task-planner-sees-trigger] [claim:wp-planning-prompt] [claim:trig-dispatch-message]', async () => {
     const { runtime, model } = await startedRuntime({
       responses: { fallback: { steps: [] } },
     });
