@@ -245,8 +245,6 @@ describe('the request a route handler reads', () => {
     server.mount(
       'test-plugin',
       {
-        type: 'route',
-        id: 'me',
         method: 'GET',
         path: '/me',
         handler: (request, response) => {
