@@ -55,6 +55,45 @@ describe('renderRelatedMemories', () => {
     expect(hidden).not.toContain('sk-live-123');
   });
 
+  it('shows the result of a step results names when a later item followed it, and not when it was the outcome or failed [claim:tsdoc-render-related-results]', () => {
+    const replied = chain('t1', 2, 'completed', {
+      type: 'result',
+      pluginId: 'after',
+      action: 'note',
+      data: { noted: true },
+    });
+    // The reply came before the last item: the outcome alone would hide it.
+    (replied.content as { chain: unknown[] }).chain.splice(1, 0, {
+      type: 'result',
+      pluginId: 'chat',
+      action: 'reply',
+      data: { text: 'It will rain.' },
+    });
+    const memories = [replied, trigger('t1', 1, 'Weather?')];
+    expect(renderRelatedMemories(memories, wide)).not.toContain('It will rain.');
+    const shown = renderRelatedMemories(memories, { ...wide, results: ['chat/reply'] });
+    expect(shown).toContain(
+      '  Result: chat/reply returned {"text":"It will rain."}\n  Outcome: completed; after/note returned {"noted":true}',
+    );
+    // A reply that is the outcome is not listed twice, and a failed one is not a result.
+    const last = chain('t2', 4, 'completed', {
+      type: 'result',
+      pluginId: 'chat',
+      action: 'reply',
+      data: { text: 'Sunny.' },
+    });
+    const failed = chain('t3', 6, 'failed', { type: 'error', pluginId: 'core', action: 'timeout' });
+    (failed.content as { chain: unknown[] }).chain.splice(1, 0, {
+      type: 'error',
+      pluginId: 'chat',
+      action: 'reply',
+      error: 'provider down',
+    });
+    const others = renderRelatedMemories([failed, last], { ...wide, results: ['chat/reply'] });
+    expect(others).not.toContain('Result:');
+    expect(others.match(/Sunny\./g)).toHaveLength(1);
+  });
+
   it('renders one entry per task, merging trigger and chain, newest first [claim:task-planner-sees-earlier-tasks] [claim:sp-entry-format] [claim:sp-other-memories] [claim:tsdoc-render-related-merge] [claim:wp-planning-prompt] [claim:wp-related-entries]', () => {
     const rainy = chain('t1', 2, 'completed', {
       type: 'result',

@@ -148,12 +148,16 @@ export const CHAT_HISTORY_UNAVAILABLE =
  * aborted, which ends the step.
  */
 async function readHistory(task: AgentTask, context: ExecutionContext): Promise<string> {
+  // This step names itself, so an earlier task lists the answer it gave even when a later step
+  // or the task's timeout ended that task.
+  const results = [`${context.pluginId}/${context.step.action}`];
   try {
     // The reply reaches the user (with roomHistory 'shared', anyone in the room may read what
     // the prompt holds): an earlier task's failure is shown without its error text, which the
     // route keeps for the log, as it keeps it out of a 502.
-    return (await context.memory.describeRelated(task.space, task.id, { failureReasons: false }))
-      .text;
+    return (
+      await context.memory.describeRelated(task.space, task.id, { failureReasons: false, results })
+    ).text;
   } catch (error) {
     if (context.signal.aborted) throw error;
     const errorId = randomId();

@@ -470,6 +470,8 @@ describe('ChatPlugin', () => {
     const controller = new AbortController();
     const failure = new Error('aborted while reading');
     const context = {
+      pluginId: 'chat',
+      step: { pluginId: 'chat', action: 'reply' },
       chain: [],
       signal: controller.signal,
       memory: {
@@ -558,6 +560,8 @@ describe('ChatPlugin', () => {
 
     // A step of the same task that failed before the reply: named, without its text.
     const context = {
+      pluginId: 'chat',
+      step: { pluginId: 'chat', action: 'reply' },
       chain: [item({ type: 'error', pluginId: 'tools', action: 'search', error: secret })],
       signal: new AbortController().signal,
       memory: { describeRelated: async () => ({ memories: [], text: 'None.' }) },
@@ -896,7 +900,7 @@ describe('ChatPlugin', () => {
     });
   });
 
-  it('lists an earlier task with the last item of its chain, so a reply followed by another step or by the timeout is not in the history later messages see [claim:httpchat-reply-history-last-item] [claim:chat-reply-history-last-item]', async () => {
+  it('lists an earlier task with the last item of its chain, and in the reply prompt also the reply a later step or the timeout followed [claim:httpchat-reply-history-last-item] [claim:chat-reply-history-last-item]', async () => {
     /** A step after the reply: one that returns a note, and one the task's deadline ends. */
     class AfterPlugin extends Plugin {
       readonly id = 'after';
@@ -962,12 +966,15 @@ describe('ChatPlugin', () => {
     for (const prompt of [plan, history]) {
       expect(prompt).toContain('First words.');
       expect(prompt).toContain('Second words.');
-      // The outcome each shows is the step after the reply, or the timeout, not the reply.
+      // The outcome each shows is the step after the reply, or the timeout.
       expect(prompt).toContain('after/note returned {"noted":"filed"}');
       expect(prompt).toContain('core/timeout failed');
-      expect(prompt).not.toContain('First reply.');
-      expect(prompt).not.toContain('Second reply.');
     }
+    // The planning prompt shows no more; the reply's lists each answer given on a line of its own.
+    expect(plan).not.toContain('First reply.');
+    expect(plan).not.toContain('Second reply.');
+    expect(history).toContain('  Result: chat/reply returned {"text":"First reply."}');
+    expect(history).toContain('  Result: chat/reply returned {"text":"Second reply."}');
   });
 
   it('answers 502 without the internal error text, which is logged under the task id [claim:httpchat-row-502] [claim:httpchat-docs-url] [claim:httpchat-502-generic] [claim:httpchat-502-log] [claim:chat-502] [claim:chat-readme-error-docs-url] [claim:tsdoc-chat-502] [claim:errors-502-cause] [claim:errors-502-code]', async () => {

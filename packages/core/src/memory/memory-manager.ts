@@ -168,13 +168,16 @@ export class MemoryManager {
    * @param options - `failureReasons: false` writes an earlier task that ended with a failed step
    * as failed without the step's error text, for a prompt whose answer a user reads (the chat
    * plugins' reply): the text may quote upstream URLs, keys or an executor's internals.
+   * `results` names steps (`pluginId/action`) whose result an entry shows on a line of its own
+   * when a later item followed it, which the outcome alone would hide (the chat plugins' reply
+   * names itself, so its prompt shows each answer given).
    * @returns `memories`: the memories read, newest first; `text`: their rendering (`None.`
    * when there are none).
    */
   async describeRelated(
     space: Space,
     excludeTaskId?: string,
-    options: { failureReasons?: boolean } = {},
+    options: { failureReasons?: boolean; results?: readonly string[] } = {},
   ): Promise<{ memories: Memory[]; text: string }> {
     // A task stores two memories (trigger and chain); the extra third leaves room for plugins'.
     const memories = await this.related(space, this.relatedLimit * 3, excludeTaskId);
@@ -182,6 +185,7 @@ export class MemoryManager {
       maxEntries: this.relatedLimit,
       maxChars: this.relatedChars,
       failureReasons: options.failureReasons ?? true,
+      results: options.results,
     });
     return { memories, text };
   }

@@ -12,6 +12,12 @@ export interface RelatedRenderLimits {
    * may quote upstream URLs, keys or an executor's internals.
    */
   readonly failureReasons?: boolean;
+  /**
+   * Steps, as `pluginId/action`, whose result an entry shows besides its outcome when the task
+   * ran them with success before its last item: the chat plugins' reply lists the answer a user
+   * got even when a later step, or the task's timeout, ended that task.
+   */
+  readonly results?: readonly string[];
 }
 
 /** What the rendering shows when there is nothing to show. */
@@ -39,7 +45,8 @@ interface RecordedItem {
  * Renders memories (newest first, as {@link MemoryManager.related} returns them) as the planning
  * prompt shows them: one entry per earlier task, merging its `trigger` and `chain` memories, and
  * one per other memory. An entry says when, in which space, which trigger and what was asked,
- * the steps run and the outcome (the last item of the chain). Entries are kept newest first
+ * the steps run, the results of the steps `results` names that a later item followed, and the
+ * outcome (the last item of the chain). Entries are kept newest first
  * while they fit `maxChars` (the newest is cut to fit when it alone is longer); a line counting
  * the entries left out for length is added when it fits too.
  *
@@ -52,13 +59,15 @@ interface RecordedItem {
  * @claim tsdoc-render-related-note
  * @claim tsdoc-render-related-none
  * @claim tsdoc-render-related-failure-reasons
+ * @claim tsdoc-render-related-results
  */
 export function renderRelatedMemories(
   memories: readonly Memory[],
   limits: RelatedRenderLimits,
 ): string {
   const reasons = limits.failureReasons ?? true;
-  const entries = groupByTask(memories).map((group) => renderEntry(group, reasons));
+  const results = new Set(limits.results ?? []);
+  const entries = groupByTask(memories).map((group) => renderEntry(group, reasons, results));
   if (entries.length === 0 || limits.maxEntries === 0) return NO_RELATED_MEMORIES;
   const shown = entries.slice(0, limits.maxEntries);
   const kept: string[] = [];
@@ -101,7 +110,7 @@ function groupByTask(memories: readonly Memory[]): Group[] {
   return groups;
 }
 
-function renderEntry(group: Group, reasons: boolean): string {
+function renderEntry(group: Group, reasons: boolean, results: ReadonlySet<string>): string {
   if (group.other) return renderOther(group.other);
   const chainContent = record(group.chain?.content);
   const chain = Array.isArray(chainContent.chain) ? (chainContent.chain as unknown[]) : [];
@@ -127,6 +136,12 @@ function renderEntry(group: Group, reasons: boolean): string {
   );
   const status = typeof chainContent.status === 'string' ? chainContent.status : 'unknown';
   const last = chain.length > 1 ? record(chain.at(-1)) : undefined;
+  // Results asked for that a later item would hide, oldest first; the trigger is never one.
+  for (const item of chain.slice(1, -1).map(record)) {
+    if (item.type !== 'error' && results.has(name(item))) {
+      lines.push(`  Result: ${cut(outcome(item, reasons), OUTCOME_CHARS)}`);
+    }
+  }
   lines.push(
     `  Outcome: ${status}${last ? `; ${cut(outcome(last, reasons), OUTCOME_CHARS)}` : ''}`,
   );
