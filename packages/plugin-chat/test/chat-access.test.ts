@@ -115,6 +115,15 @@ async function post(
   return { status: response.status, json: (await response.json()) as Answer };
 }
 
+/** A POST of `body` sent as it is, with these headers: a JSON content type unless given. */
+function postRaw(
+  url: string,
+  body: string,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+): Promise<Response> {
+  return fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(10_000) });
+}
+
 const TOKENS = new Map([
   ['t-ada', 'ada'],
   ['t-eve', 'eve'],
@@ -144,12 +153,7 @@ describe('ChatPlugin: who the sender is', () => {
     // Who is asking comes first: an invalid body of an unknown sender gets 401, not 400.
     expect((await post(url, { room: 'room x' })).status).toBe(401);
     // The server's own refusals come before the route: malformed JSON gets its 400.
-    const malformed = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{"room":',
-      signal: AbortSignal.timeout(10_000),
-    });
+    const malformed = await postRaw(url, '{"room":');
     expect(malformed.status).toBe(400);
     expect(((await malformed.json()) as Answer).error.code).toBe('WEFT_CHAT_INVALID_REQUEST');
     expect(model.requests).toHaveLength(0);
@@ -224,32 +228,21 @@ describe('ChatPlugin: who the sender is', () => {
         return { user: 'ada' };
       },
     });
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'text/plain' },
-      body: JSON.stringify({ room: 'room-x', user: 'ada', message: 'hello' }),
-      signal: AbortSignal.timeout(10_000),
-    });
+    const response = await postRaw(
+      url,
+      JSON.stringify({ room: 'room-x', user: 'ada', message: 'hello' }),
+      { 'content-type': 'text/plain' },
+    );
     expect(response.status).toBe(400);
     const { error } = (await response.json()) as Answer;
     expect(error.code).toBe('WEFT_CHAT_INVALID_REQUEST');
     expect(error.message).toContain('content-type application/json');
     expect(asked).toEqual(['text/plain']);
     // Malformed JSON is refused by the server before the route, so the hook is not asked.
-    const malformed = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{"room":',
-      signal: AbortSignal.timeout(10_000),
-    });
+    const malformed = await postRaw(url, '{"room":');
     expect(malformed.status).toBe(400);
     // So is a bare string, which is JSON but not of an object or array.
-    const bare = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '"hello"',
-      signal: AbortSignal.timeout(10_000),
-    });
+    const bare = await postRaw(url, '"hello"');
     expect(bare.status).toBe(400);
     expect(((await bare.json()) as Answer).error.code).toBe('WEFT_CHAT_INVALID_REQUEST');
     expect(asked).toHaveLength(1);
@@ -659,12 +652,7 @@ describe('ChatPlugin: a body not sent as JSON, in a charset or encoding the pars
     const url = `${runtime.server.url}/chat`;
     const body = JSON.stringify({ room: '42', user: 'ada', message: 'hi' });
     const send = async (headers: Record<string, string>) => {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers,
-        body,
-        signal: AbortSignal.timeout(10_000),
-      });
+      const response = await postRaw(url, body, headers);
       const { error } = (await response.json()) as Answer;
       return [response.status, error.code];
     };
@@ -703,12 +691,11 @@ describe('ChatPlugin: a body not sent as JSON, in a charset or encoding the pars
       await send({ ...unreadable.notGzip, 'content-type': 'application/json', ...bearer }),
     ).toEqual([400, 'WEFT_BAD_REQUEST']);
     // JSON nested deeper than server.maxJsonDepth (64) is refused by the parser too.
-    const deep = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...bearer },
-      body: `{"room":"42","user":"ada","message":"hi","x":${'['.repeat(70)}${']'.repeat(70)}}`,
-      signal: AbortSignal.timeout(10_000),
-    });
+    const deep = await postRaw(
+      url,
+      `{"room":"42","user":"ada","message":"hi","x":${'['.repeat(70)}${']'.repeat(70)}}`,
+      { 'content-type': 'application/json', ...bearer },
+    );
     expect(deep.status).toBe(400);
     expect(((await deep.json()) as Answer).error.code).toBe('WEFT_CHAT_INVALID_REQUEST');
     expect(asked).toHaveLength(6);
