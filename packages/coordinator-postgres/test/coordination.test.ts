@@ -76,6 +76,34 @@ async function group(count: number, schema = db.newSchema()): Promise<WorkAgent[
   );
 }
 
+/** Agent options: the coordinator reconnects and sweeps soon; the runtime waits 300 ms for it. */
+const impatient = {
+  coordinator: { reconnectDelayMs: 50, reconnectMaxDelayMs: 200, sweepIntervalMs: 100 },
+  deadlines: { coordinatorTimeoutMs: 300 },
+};
+
+/** Dispatches task `id` of space `<id>-space`, which fails with WEFT_COORDINATOR_TIMEOUT. */
+async function dispatchTimesOut(agent: WorkAgent, id: string): Promise<void> {
+  await expect(
+    agent.runtime.dispatch({
+      pluginId: 'work',
+      triggerId: 'task',
+      space: `${id}-space`,
+      data: { n: 0, ms: 10 },
+      metadata: { requestId: id },
+    }),
+  ).rejects.toMatchObject({ code: 'WEFT_COORDINATOR_TIMEOUT' });
+}
+
+/** Waits, for up to 10 s, until task `id` has a row in the schema's runs table. */
+async function ranWithin10s(schema: string, id: string): Promise<void> {
+  const by = Date.now() + 10_000;
+  while ((await db.sql(`SELECT 1 FROM "${schema}".runs WHERE task_id = $1`, [id])).length === 0) {
+    if (Date.now() > by) throw new Error(`the ${id} task did not run within 10 s`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** Runs `body` with a started coordinator that logs nothing, and shuts it down after. */
 async function withCoordinator(
   options: Omit<PostgresSpaceCoordinatorOptions, 'connectionString' | 'logger'>,
@@ -585,21 +613,12 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
     const schema = db.newSchema();
     const agent = await startAgent(schema, {
       instance: 'late',
-      coordinator: { reconnectDelayMs: 50, reconnectMaxDelayMs: 200, sweepIntervalMs: 100 },
-      deadlines: { coordinatorTimeoutMs: 300 },
+      ...impatient,
     });
     await withBlocker(db.url(), async (blocker) => {
       // Admissions of a space take this lock first: holding it keeps the INSERT waiting.
       await holdAdmissionLock(blocker, schema, 'late-space');
-      await expect(
-        agent.runtime.dispatch({
-          pluginId: 'work',
-          triggerId: 'task',
-          space: 'late-space',
-          data: { n: 0, ms: 10 },
-          metadata: { requestId: 'late' },
-        }),
-      ).rejects.toMatchObject({ code: 'WEFT_COORDINATOR_TIMEOUT' });
+      await dispatchTimesOut(agent, 'late');
       // The server ends the connection that holds the instance lock.
       await db.sql(
         `SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND granted AND ((classid::bigint << 32) | objid::bigint) = $1::bigint`,
@@ -611,11 +630,7 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
       await blocker.query('COMMIT');
-      const by = Date.now() + 10_000;
-      while ((await db.sql(`SELECT 1 FROM "${schema}".runs WHERE task_id = 'late'`)).length === 0) {
-        if (Date.now() > by) throw new Error('the late task did not run within 10 s');
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await ranWithin10s(schema, 'late');
       expect(await ticketsLeft(schema)).toEqual([]);
     });
   });
@@ -624,8 +639,7 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
     const schema = db.newSchema();
     const agent = await startAgent(schema, {
       instance: 'undeleted',
-      coordinator: { reconnectDelayMs: 50, reconnectMaxDelayMs: 200, sweepIntervalMs: 100 },
-      deadlines: { coordinatorTimeoutMs: 300 },
+      ...impatient,
     });
     const firstKey = agent.coordinator.instance;
     // PostgreSQL refuses to delete a row whose task never ran: the late ticket's, given back.
@@ -639,24 +653,10 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
     await withBlocker(db.url(), async (blocker) => {
       // Admissions of a space take this lock first: holding it keeps the INSERT waiting.
       await holdAdmissionLock(blocker, schema, 'undeleted-space');
-      await expect(
-        agent.runtime.dispatch({
-          pluginId: 'work',
-          triggerId: 'task',
-          space: 'undeleted-space',
-          data: { n: 0, ms: 10 },
-          metadata: { requestId: 'undeleted' },
-        }),
-      ).rejects.toMatchObject({ code: 'WEFT_COORDINATOR_TIMEOUT' });
+      await dispatchTimesOut(agent, 'undeleted');
       // The INSERT goes through now, and the runtime gives the late ticket back finished.
       await blocker.query('COMMIT');
-      const by = Date.now() + 10_000;
-      while (
-        (await db.sql(`SELECT 1 FROM "${schema}".runs WHERE task_id = 'undeleted'`)).length === 0
-      ) {
-        if (Date.now() > by) throw new Error('the undeleted task did not run within 10 s');
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await ranWithin10s(schema, 'undeleted');
       // It ran under a new session: the instance gave its spaces up and reconnected.
       expect(agent.coordinator.instance).not.toBe(firstKey);
       expect(await ticketsLeft(schema)).toEqual([]);
