@@ -6,9 +6,13 @@
 import { Runtime, WeftError, type TaskArrival } from '@weft/core';
 import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
-import pg from 'pg';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PostgresSpaceCoordinator, PostgresSpaceCoordinatorError } from '../src/index.js';
+import {
+  PostgresSpaceCoordinator,
+  PostgresSpaceCoordinatorError,
+  type PostgresSpaceCoordinatorOptions,
+} from '../src/index.js';
+import { holdAdmissionLock, withBlocker } from './support/blocker.js';
 import { overlaps, outOfOrder, type RunRow } from './support/runs.js';
 import { useServer } from './support/server.js';
 import { createRunsTable, startWorkAgent, type WorkAgent } from './support/work-agent.js';
@@ -48,16 +52,74 @@ function arrival(n: number): TaskArrival {
   };
 }
 
-async function group(count: number, schema = db.newSchema()): Promise<WorkAgent[]> {
+/** Makes the schema's runs table, once per schema. */
+async function prepare(schema: string): Promise<void> {
   if (!prepared.has(schema)) await createRunsTable(db.sql, schema);
   prepared.add(schema);
-  const started = await Promise.all(
-    Array.from({ length: count }, (_, index) =>
-      startWorkAgent({ connectionString: db.url(), schema, instance: `i${index}` }),
-    ),
+}
+
+/** Starts a work agent on the schema (its runs table made first), stopped after the test. */
+async function startAgent(
+  schema: string,
+  options: Omit<Parameters<typeof startWorkAgent>[0], 'connectionString' | 'schema'>,
+): Promise<WorkAgent> {
+  await prepare(schema);
+  const agent = await startWorkAgent({ connectionString: db.url(), schema, ...options });
+  agents.push(agent);
+  return agent;
+}
+
+async function group(count: number, schema = db.newSchema()): Promise<WorkAgent[]> {
+  await prepare(schema);
+  return Promise.all(
+    Array.from({ length: count }, (_, index) => startAgent(schema, { instance: `i${index}` })),
   );
-  agents.push(...started);
-  return started;
+}
+
+/** Agent options: the coordinator reconnects and sweeps soon; the runtime waits 300 ms for it. */
+const impatient = {
+  coordinator: { reconnectDelayMs: 50, reconnectMaxDelayMs: 200, sweepIntervalMs: 100 },
+  deadlines: { coordinatorTimeoutMs: 300 },
+};
+
+/** Dispatches task `id` of space `<id>-space`, which fails with WEFT_COORDINATOR_TIMEOUT. */
+async function dispatchTimesOut(agent: WorkAgent, id: string): Promise<void> {
+  await expect(
+    agent.runtime.dispatch({
+      pluginId: 'work',
+      triggerId: 'task',
+      space: `${id}-space`,
+      data: { n: 0, ms: 10 },
+      metadata: { requestId: id },
+    }),
+  ).rejects.toMatchObject({ code: 'WEFT_COORDINATOR_TIMEOUT' });
+}
+
+/** Waits, for up to 10 s, until task `id` has a row in the schema's runs table. */
+async function ranWithin10s(schema: string, id: string): Promise<void> {
+  const by = Date.now() + 10_000;
+  while ((await db.sql(`SELECT 1 FROM "${schema}".runs WHERE task_id = $1`, [id])).length === 0) {
+    if (Date.now() > by) throw new Error(`the ${id} task did not run within 10 s`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Runs `body` with a started coordinator that logs nothing, and shuts it down after. */
+async function withCoordinator(
+  options: Omit<PostgresSpaceCoordinatorOptions, 'connectionString' | 'logger'>,
+  body: (coordinator: PostgresSpaceCoordinator) => Promise<void>,
+): Promise<void> {
+  const coordinator = new PostgresSpaceCoordinator({
+    connectionString: db.url(),
+    ...options,
+    logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+  });
+  await coordinator.init({ resume: () => undefined });
+  try {
+    await body(coordinator);
+  } finally {
+    await coordinator.shutdown();
+  }
 }
 
 describe('PostgresSpaceCoordinator with two runtimes', () => {
@@ -138,23 +200,16 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
 
   it('hands the tasks a stopped instance left unfinished to the other, which runs them in order, the cut one again [claim:scaling-compose-takeover] [claim:task-cancel-coordinator-reruns] [claim:task-graceful-stop-coordinator-takeover]', async () => {
     const schema = db.newSchema();
-    await createRunsTable(db.sql, schema);
-    prepared.add(schema);
     // The first instance's drain is shorter than its first task, as a deploy's stop may be.
-    const first = await startWorkAgent({
-      connectionString: db.url(),
-      schema,
+    const first = await startAgent(schema, {
       instance: 'first',
       shutdownTimeoutMs: 300,
     });
-    agents.push(first);
-    const second = await startWorkAgent({
-      connectionString: db.url(),
-      schema,
+    // The second takes the first's tasks over at its sweeps.
+    await startAgent(schema, {
       instance: 'second',
       coordinator: { sweepIntervalMs: 100 },
     });
-    agents.push(second);
     const accepted = [];
     for (let n = 0; n < 4; n += 1) {
       accepted.push(
@@ -251,14 +306,10 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
 
   it('holds at most poolSize + 1 connections: its pool and its lock connection [claim:scaling-connections] [claim:coord-readme-connections]', async () => {
     const schema = db.newSchema();
-    await createRunsTable(db.sql, schema);
-    const agent = await startWorkAgent({
-      connectionString: db.url(),
-      schema,
+    const agent = await startAgent(schema, {
       instance: 'i0',
       coordinator: { poolSize: 2 },
     });
-    agents.push(agent);
     const accepted = [];
     for (let n = 0; n < 8; n += 1) {
       accepted.push(
@@ -291,85 +342,71 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
     const poolSize = 2;
     // Long enough for the reconnection to open within it on a busy machine.
     const statementTimeoutMs = 5_000;
-    const coordinator = new PostgresSpaceCoordinator({
-      connectionString: db.url(),
-      schema,
-      poolSize,
-      statementTimeoutMs,
-      reconnectDelayMs: 100,
-      reconnectMaxDelayMs: 200,
-      logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
-    });
-    await coordinator.init({ resume: () => undefined });
     const count = async (): Promise<number> => {
       const [row] = await db.sql<{ n: number }>(
         "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'weft-coordinator'",
       );
       return (row as { n: number }).n;
     };
-    // Another session holds the space's admission lock, so both of the pool's connections wait
-    // on it with a recording each, as statements do on a busy server.
-    const blocker = new pg.Client({ connectionString: db.url() });
-    await blocker.connect();
-    try {
-      await blocker.query('BEGIN');
-      await blocker.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [
-        `${schema}:admit`,
-        'room-1',
-      ]);
-      const admits = [1, 2].map((n) =>
-        coordinator.admit(arrival(n)).then(
-          () => 'recorded',
-          (error: unknown) => (error as WeftError).code,
-        ),
-      );
-      const busySince = Date.now();
-      while ((await count()) < poolSize + 1) {
-        if (Date.now() - busySince > 5_000) throw new Error('the pool did not fill');
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      // The server ends the lock connection, as an administrator's pg_terminate_backend would.
-      await db.sql(
-        `SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory'
-           AND objsubid = 1 AND ((classid::bigint << 32) | objid::bigint) = $1::bigint`,
-        [coordinator.instance],
-      );
-      const lostAt = Date.now();
-      while (!(await coordinator.checkHealth()) || (await count()) <= poolSize + 1) {
-        if (Date.now() - lostAt > statementTimeoutMs) {
-          throw new Error('no overlap of the old and new connections was seen');
+    const options = {
+      schema,
+      poolSize,
+      statementTimeoutMs,
+      reconnectDelayMs: 100,
+      reconnectMaxDelayMs: 200,
+    };
+    await withCoordinator(options, async (coordinator) => {
+      // Another session holds the space's admission lock, so both of the pool's connections
+      // wait on it with a recording each, as statements do on a busy server.
+      await withBlocker(db.url(), async (blocker) => {
+        await holdAdmissionLock(blocker, schema, 'room-1');
+        const admits = [1, 2].map((n) =>
+          coordinator.admit(arrival(n)).then(
+            () => 'recorded',
+            (error: unknown) => (error as WeftError).code,
+          ),
+        );
+        const busySince = Date.now();
+        while ((await count()) < poolSize + 1) {
+          if (Date.now() - busySince > 5_000) throw new Error('the pool did not fill');
+          await new Promise((resolve) => setTimeout(resolve, 20));
         }
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      // The new session is open beside the lost one's two waiting connections.
-      expect(await count()).toBeGreaterThan(poolSize + 1);
-      // Those end with their statements, at statementTimeoutMs; then the count is back in bounds.
-      expect(await Promise.all(admits)).toEqual([
-        'WEFT_COORDINATOR_ADMIT_FAILED',
-        'WEFT_COORDINATOR_ADMIT_FAILED',
-      ]);
-      const endedBy = Date.now() + 2_000;
-      while ((await count()) > poolSize + 1) {
-        if (Date.now() > endedBy) throw new Error('the lost session’s connections stayed');
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    } finally {
-      await blocker.query('ROLLBACK').catch(() => undefined);
-      await blocker.end();
-      await coordinator.shutdown();
-    }
+        // The server ends the lock connection, as an administrator's pg_terminate_backend would.
+        await db.sql(
+          `SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory'
+               AND objsubid = 1 AND ((classid::bigint << 32) | objid::bigint) = $1::bigint`,
+          [coordinator.instance],
+        );
+        const lostAt = Date.now();
+        while (!(await coordinator.checkHealth()) || (await count()) <= poolSize + 1) {
+          if (Date.now() - lostAt > statementTimeoutMs) {
+            throw new Error('no overlap of the old and new connections was seen');
+          }
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        // The new session is open beside the lost one's two waiting connections.
+        expect(await count()).toBeGreaterThan(poolSize + 1);
+        // Those end with their statements, at statementTimeoutMs; then the count is back in bounds.
+        expect(await Promise.all(admits)).toEqual([
+          'WEFT_COORDINATOR_ADMIT_FAILED',
+          'WEFT_COORDINATOR_ADMIT_FAILED',
+        ]);
+        const endedBy = Date.now() + 2_000;
+        while ((await count()) > poolSize + 1) {
+          if (Date.now() > endedBy) throw new Error('the lost session’s connections stayed');
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      });
+    });
   });
 
   it('fails the tasks waiting on an instance past acquireTimeoutMs, deletes their rows and never runs them; dispatch and done reject, accept does not, with a 503 whose message is shown [claim:coord-readme-acquire-timeout] [claim:coord-readme-acquire-timeout-callers] [claim:scaling-ack-acquire-timeout] [claim:wp-limits-acquire-timeout] [claim:obs-request-failed-generic] [claim:errors-5xx-message-generic] [claim:index-dispatch-rejects]', async () => {
     const schema = db.newSchema();
     const [holder] = (await group(1, schema)) as [WorkAgent];
-    const waiter = await startWorkAgent({
-      connectionString: db.url(),
-      schema,
+    const waiter = await startAgent(schema, {
       instance: 'waiter',
       coordinator: { acquireTimeoutMs: 800 },
     });
-    agents.push(waiter);
     const event = (n: number, ms: number) => ({
       pluginId: 'work',
       triggerId: 'task',
@@ -420,14 +457,11 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
   it('fails the tasks waiting on an instance at the runtime’s coordinatorAcquireTimeoutMs, with WEFT_COORDINATOR_TIMEOUT, when acquireTimeoutMs is longer; their rows are deleted and they never run [claim:coord-readme-runtime-acquire-deadline] [claim:scaling-coordinator-deadlines] [claim:coord-readme-timeout-is-runtimes] [claim:errors-coordinator-acquire-timeout-runtime-deadline]', async () => {
     const schema = db.newSchema();
     const [holder] = (await group(1, schema)) as [WorkAgent];
-    const waiter = await startWorkAgent({
-      connectionString: db.url(),
-      schema,
+    const waiter = await startAgent(schema, {
       instance: 'waiter',
       coordinator: { acquireTimeoutMs: 60_000 },
       deadlines: { coordinatorAcquireTimeoutMs: 800 },
     });
-    agents.push(waiter);
     const event = (n: number, ms: number) => ({
       pluginId: 'work',
       triggerId: 'task',
@@ -463,24 +497,16 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
 
   it('lets a space go for good after the runtime stopped waiting for its grant: a later task of the space runs there, then the other instance runs the next one', async () => {
     const schema = db.newSchema();
-    await createRunsTable(db.sql, schema);
-    prepared.add(schema);
     // A space left locked shows as this instance's acquire timing out, soon.
-    const holder = await startWorkAgent({
-      connectionString: db.url(),
-      schema,
+    const holder = await startAgent(schema, {
       instance: 'i0',
       coordinator: { acquireTimeoutMs: 3_000 },
     });
-    agents.push(holder);
-    const waiter = await startWorkAgent({
-      connectionString: db.url(),
-      schema,
+    const waiter = await startAgent(schema, {
       instance: 'waiter',
       coordinator: { acquireTimeoutMs: 60_000 },
       deadlines: { coordinatorAcquireTimeoutMs: 800 },
     });
-    agents.push(waiter);
     const event = (n: number, ms: number) => ({
       pluginId: 'work',
       triggerId: 'task',
@@ -507,131 +533,92 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
 
   it('tries three times to record a finished task, each up to statementTimeoutMs, before it gives its spaces up, so a release can outlast the runtime’s coordinatorTimeoutMs [claim:scaling-release-outlasts-deadline] [claim:coord-readme-release-outlasts-deadline]', async () => {
     const schema = db.newSchema();
-    const coordinator = new PostgresSpaceCoordinator({
-      connectionString: db.url(),
-      schema,
-      statementTimeoutMs: 1_000,
-      logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    const options = { schema, statementTimeoutMs: 1_000 };
+    await withCoordinator(options, async (coordinator) => {
+      await withBlocker(db.url(), async (blocker) => {
+        const ticket = await coordinator.admit(arrival(1));
+        await coordinator.acquire('room-1', new AbortController().signal);
+        // Another session holds the task's row, so each try to delete it hits statement_timeout.
+        await blocker.query('BEGIN');
+        await blocker.query(`SELECT ticket FROM "${schema}".tasks WHERE ticket = $1 FOR UPDATE`, [
+          ticket,
+        ]);
+        const started = Date.now();
+        await coordinator.release('room-1', ticket, 'finished');
+        expect(Date.now() - started).toBeGreaterThanOrEqual(3 * 1_000);
+        // Only then does it give its spaces up.
+        expect(await coordinator.checkHealth()).toBe(false);
+        await blocker.query('ROLLBACK');
+      });
     });
-    await coordinator.init({ resume: () => undefined });
-    const blocker = new pg.Client({ connectionString: db.url() });
-    await blocker.connect();
-    try {
-      const ticket = await coordinator.admit(arrival(1));
-      await coordinator.acquire('room-1', new AbortController().signal);
-      // Another session holds the task's row, so each try to delete it hits statement_timeout.
-      await blocker.query('BEGIN');
-      await blocker.query(`SELECT ticket FROM "${schema}".tasks WHERE ticket = $1 FOR UPDATE`, [
-        ticket,
-      ]);
-      const started = Date.now();
-      await coordinator.release('room-1', ticket, 'finished');
-      expect(Date.now() - started).toBeGreaterThanOrEqual(3 * 1_000);
-      // Only then does it give its spaces up.
-      expect(await coordinator.checkHealth()).toBe(false);
-      await blocker.query('ROLLBACK');
-    } finally {
-      await blocker.end();
-      await coordinator.shutdown();
-    }
   });
 
   it('lets a space go on the lock connection after that connection’s earlier queries, so a sweep held up by a locked row holds a release and a look at a space up as well [claim:scaling-release-unlock-queue] [claim:coord-readme-release-unlock-queue] [claim:coord-readme-acquire-last-look]', async () => {
     const schema = db.newSchema();
-    const coordinator = new PostgresSpaceCoordinator({
-      connectionString: db.url(),
-      schema,
-      statementTimeoutMs: 3_000,
-      sweepIntervalMs: 50,
-      logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    const options = { schema, statementTimeoutMs: 3_000, sweepIntervalMs: 50 };
+    await withCoordinator(options, async (coordinator) => {
+      await withBlocker(db.url(), async (blocker) => {
+        const ticket = await coordinator.admit(arrival(1));
+        await coordinator.acquire('room-1', new AbortController().signal);
+        // A task of an instance that holds no lock, whose row another session keeps locked: each
+        // sweep's takeover waits for that row until statement_timeout, on the lock connection.
+        // The blocker holds instance 1's lock until the row is locked, so no sweep takes the row
+        // over in between.
+        await blocker.query('SELECT pg_advisory_lock(1::bigint)');
+        const [dead] = await db.sql<{ ticket: string }>(
+          `INSERT INTO "${schema}".tasks (space, owner, arrival) VALUES ('room-dead', 1, $1::json) RETURNING ticket`,
+          [JSON.stringify({ ...arrival(2), space: { id: 'room-dead' } })],
+        );
+        await blocker.query('BEGIN');
+        await blocker.query(`SELECT ticket FROM "${schema}".tasks WHERE ticket = $1 FOR UPDATE`, [
+          dead?.ticket,
+        ]);
+        await blocker.query('SELECT pg_advisory_unlock(1::bigint)');
+        const sweepWaits = async (): Promise<void> => {
+          const by = Date.now() + 5_000;
+          while (
+            (
+              await db.sql(
+                `SELECT 1 FROM pg_stat_activity WHERE application_name = 'weft-coordinator' AND wait_event_type = 'Lock'`,
+              )
+            ).length === 0
+          ) {
+            if (Date.now() > by) throw new Error('no sweep waited for the locked row within 5 s');
+            await new Promise((resolve) => setTimeout(resolve, 10));
+          }
+        };
+        await sweepWaits();
+        let started = Date.now();
+        await coordinator.release('room-1', ticket, 'finished');
+        // The row's DELETE is at once; the unlock waited for the sweep's statement to time out.
+        expect(Date.now() - started).toBeGreaterThanOrEqual(1_500);
+        expect(await coordinator.checkHealth()).toBe(true);
+        expect(await db.sql(`SELECT 1 FROM "${schema}".tasks WHERE ticket = $1`, [ticket])).toEqual(
+          [],
+        );
+        // A look at a space takes its lock on that connection too, after the next sweep's query.
+        const next = await coordinator.admit(arrival(3));
+        await sweepWaits();
+        started = Date.now();
+        const grant = await coordinator.acquire('room-1', new AbortController().signal);
+        expect(grant.ticket).toBe(next);
+        expect(Date.now() - started).toBeGreaterThanOrEqual(1_500);
+        await blocker.query(`DELETE FROM "${schema}".tasks WHERE ticket = $1`, [dead?.ticket]);
+        await blocker.query('COMMIT');
+      });
     });
-    await coordinator.init({ resume: () => undefined });
-    const blocker = new pg.Client({ connectionString: db.url() });
-    await blocker.connect();
-    try {
-      const ticket = await coordinator.admit(arrival(1));
-      await coordinator.acquire('room-1', new AbortController().signal);
-      // A task of an instance that holds no lock, whose row another session keeps locked: each
-      // sweep's takeover waits for that row until statement_timeout, on the lock connection.
-      // The blocker holds instance 1's lock until the row is locked, so no sweep takes the row
-      // over in between.
-      await blocker.query('SELECT pg_advisory_lock(1::bigint)');
-      const [dead] = await db.sql<{ ticket: string }>(
-        `INSERT INTO "${schema}".tasks (space, owner, arrival) VALUES ('room-dead', 1, $1::json) RETURNING ticket`,
-        [JSON.stringify({ ...arrival(2), space: { id: 'room-dead' } })],
-      );
-      await blocker.query('BEGIN');
-      await blocker.query(`SELECT ticket FROM "${schema}".tasks WHERE ticket = $1 FOR UPDATE`, [
-        dead?.ticket,
-      ]);
-      await blocker.query('SELECT pg_advisory_unlock(1::bigint)');
-      const sweepWaits = async (): Promise<void> => {
-        const by = Date.now() + 5_000;
-        while (
-          (
-            await db.sql(
-              `SELECT 1 FROM pg_stat_activity WHERE application_name = 'weft-coordinator' AND wait_event_type = 'Lock'`,
-            )
-          ).length === 0
-        ) {
-          if (Date.now() > by) throw new Error('no sweep waited for the locked row within 5 s');
-          await new Promise((resolve) => setTimeout(resolve, 10));
-        }
-      };
-      await sweepWaits();
-      let started = Date.now();
-      await coordinator.release('room-1', ticket, 'finished');
-      // The row's DELETE is at once; the unlock waited for the sweep's statement to time out.
-      expect(Date.now() - started).toBeGreaterThanOrEqual(1_500);
-      expect(await coordinator.checkHealth()).toBe(true);
-      expect(await db.sql(`SELECT 1 FROM "${schema}".tasks WHERE ticket = $1`, [ticket])).toEqual(
-        [],
-      );
-      // A look at a space takes its lock on that connection too, after the next sweep's query.
-      const next = await coordinator.admit(arrival(3));
-      await sweepWaits();
-      started = Date.now();
-      const grant = await coordinator.acquire('room-1', new AbortController().signal);
-      expect(grant.ticket).toBe(next);
-      expect(Date.now() - started).toBeGreaterThanOrEqual(1_500);
-      await blocker.query(`DELETE FROM "${schema}".tasks WHERE ticket = $1`, [dead?.ticket]);
-      await blocker.query('COMMIT');
-    } finally {
-      await blocker.end();
-      await coordinator.shutdown();
-    }
   });
 
   it('runs a task whose dispatch failed with WEFT_COORDINATOR_TIMEOUT when its row is written after the instance lost its lock connection, since the row is then a lost session’s [claim:scaling-coordinator-timeout-late-row]', async () => {
     const schema = db.newSchema();
-    await createRunsTable(db.sql, schema);
-    prepared.add(schema);
-    const agent = await startWorkAgent({
-      connectionString: db.url(),
-      schema,
+    const agent = await startAgent(schema, {
       instance: 'late',
-      coordinator: { reconnectDelayMs: 50, reconnectMaxDelayMs: 200, sweepIntervalMs: 100 },
-      deadlines: { coordinatorTimeoutMs: 300 },
+      ...impatient,
     });
-    agents.push(agent);
-    const blocker = new pg.Client({ connectionString: db.url() });
-    await blocker.connect();
-    try {
+    await withBlocker(db.url(), async (blocker) => {
       // Admissions of a space take this lock first: holding it keeps the INSERT waiting.
-      await blocker.query('BEGIN');
-      await blocker.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [
-        `${schema}:admit`,
-        'late-space',
-      ]);
-      await expect(
-        agent.runtime.dispatch({
-          pluginId: 'work',
-          triggerId: 'task',
-          space: 'late-space',
-          data: { n: 0, ms: 10 },
-          metadata: { requestId: 'late' },
-        }),
-      ).rejects.toMatchObject({ code: 'WEFT_COORDINATOR_TIMEOUT' });
+      await holdAdmissionLock(blocker, schema, 'late-space');
+      await dispatchTimesOut(agent, 'late');
       // The server ends the connection that holds the instance lock.
       await db.sql(
         `SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND granted AND ((classid::bigint << 32) | objid::bigint) = $1::bigint`,
@@ -643,29 +630,17 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
       await blocker.query('COMMIT');
-      const by = Date.now() + 10_000;
-      while ((await db.sql(`SELECT 1 FROM "${schema}".runs WHERE task_id = 'late'`)).length === 0) {
-        if (Date.now() > by) throw new Error('the late task did not run within 10 s');
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await ranWithin10s(schema, 'late');
       expect(await ticketsLeft(schema)).toEqual([]);
-    } finally {
-      await blocker.end();
-    }
+    });
   });
 
   it('runs a task whose dispatch failed with WEFT_COORDINATOR_TIMEOUT when PostgreSQL does not delete its late row: the instance gives its spaces up and reconnects [claim:scaling-coordinator-timeout-undeleted]', async () => {
     const schema = db.newSchema();
-    await createRunsTable(db.sql, schema);
-    prepared.add(schema);
-    const agent = await startWorkAgent({
-      connectionString: db.url(),
-      schema,
+    const agent = await startAgent(schema, {
       instance: 'undeleted',
-      coordinator: { reconnectDelayMs: 50, reconnectMaxDelayMs: 200, sweepIntervalMs: 100 },
-      deadlines: { coordinatorTimeoutMs: 300 },
+      ...impatient,
     });
-    agents.push(agent);
     const firstKey = agent.coordinator.instance;
     // PostgreSQL refuses to delete a row whose task never ran: the late ticket's, given back.
     await db.sql(`CREATE FUNCTION "${schema}".refuse_unrun_delete() RETURNS trigger
@@ -675,52 +650,25 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
       END $$`);
     await db.sql(`CREATE TRIGGER refuse_unrun_delete BEFORE DELETE ON "${schema}".tasks
       FOR EACH ROW EXECUTE FUNCTION "${schema}".refuse_unrun_delete()`);
-    const blocker = new pg.Client({ connectionString: db.url() });
-    await blocker.connect();
-    try {
+    await withBlocker(db.url(), async (blocker) => {
       // Admissions of a space take this lock first: holding it keeps the INSERT waiting.
-      await blocker.query('BEGIN');
-      await blocker.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [
-        `${schema}:admit`,
-        'undeleted-space',
-      ]);
-      await expect(
-        agent.runtime.dispatch({
-          pluginId: 'work',
-          triggerId: 'task',
-          space: 'undeleted-space',
-          data: { n: 0, ms: 10 },
-          metadata: { requestId: 'undeleted' },
-        }),
-      ).rejects.toMatchObject({ code: 'WEFT_COORDINATOR_TIMEOUT' });
+      await holdAdmissionLock(blocker, schema, 'undeleted-space');
+      await dispatchTimesOut(agent, 'undeleted');
       // The INSERT goes through now, and the runtime gives the late ticket back finished.
       await blocker.query('COMMIT');
-      const by = Date.now() + 10_000;
-      while (
-        (await db.sql(`SELECT 1 FROM "${schema}".runs WHERE task_id = 'undeleted'`)).length === 0
-      ) {
-        if (Date.now() > by) throw new Error('the undeleted task did not run within 10 s');
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await ranWithin10s(schema, 'undeleted');
       // It ran under a new session: the instance gave its spaces up and reconnected.
       expect(agent.coordinator.instance).not.toBe(firstKey);
       expect(await ticketsLeft(schema)).toEqual([]);
-    } finally {
-      await blocker.end();
-    }
+    });
   });
 
   it('does not time a task queued behind its own instance’s tasks of the space: acquireTimeoutMs bounds each wait for the space, not a task’s whole wait [claim:coord-readme-acquire-timeout-local] [claim:scaling-acquire-timeout-local] [claim:tsdoc-coordinator-default-acquire-timeout-ms]', async () => {
     const schema = db.newSchema();
-    await createRunsTable(db.sql, schema);
-    prepared.add(schema);
-    const agent = await startWorkAgent({
-      connectionString: db.url(),
-      schema,
+    const agent = await startAgent(schema, {
       instance: 'alone',
       coordinator: { acquireTimeoutMs: 800 },
     });
-    agents.push(agent);
     const started = Date.now();
     const accepted = [];
     for (let n = 0; n < 3; n += 1) {
@@ -745,17 +693,11 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
 
   it('on losing its lock connection, hands a dispatch of its running task back cancelled and fails its waiting ones with WEFT_COORDINATOR_CONNECTION_LOST; all of them still run [claim:coord-readme-connection-lost] [claim:errors-coordinator-connection-lost-retry]', async () => {
     const schema = db.newSchema();
-    await createRunsTable(db.sql, schema);
-    prepared.add(schema);
-    const survivor = await startWorkAgent({
-      connectionString: db.url(),
-      schema,
+    const survivor = await startAgent(schema, {
       instance: 'survivor',
       coordinator: { sweepIntervalMs: 100 },
     });
-    agents.push(survivor);
-    const victim = await startWorkAgent({ connectionString: db.url(), schema, instance: 'victim' });
-    agents.push(victim);
+    const victim = await startAgent(schema, { instance: 'victim' });
     const event = (space: string, n: number, ms: number) => ({
       pluginId: 'work',
       triggerId: 'task',
@@ -870,13 +812,7 @@ describe('PostgresSpaceCoordinator space locks', () => {
 
   it('keeps a space locked for its running task when a task of the space that never ran is given back, and lets it go with that task', async () => {
     const schema = db.newSchema();
-    const coordinator = new PostgresSpaceCoordinator({
-      connectionString: db.url(),
-      schema,
-      logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
-    });
-    await coordinator.init({ resume: () => undefined });
-    try {
+    await withCoordinator({ schema }, async (coordinator) => {
       const first = await coordinator.admit(arrival(1));
       const second = await coordinator.admit(arrival(2));
       const grant = await coordinator.acquire('room-1', new AbortController().signal);
@@ -887,8 +823,6 @@ describe('PostgresSpaceCoordinator space locks', () => {
       expect(await spaceLocks(schema, 'room-1')).toBe(1);
       await coordinator.release('room-1', first, 'finished');
       expect(await spaceLocks(schema, 'room-1')).toBe(0);
-    } finally {
-      await coordinator.shutdown();
-    }
+    });
   });
 });

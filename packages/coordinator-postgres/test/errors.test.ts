@@ -17,6 +17,7 @@ import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { freePort, withoutPasswordAndPort } from '@weft-internal/test-support/postgres-server';
 import { PostgresSpaceCoordinator, PostgresSpaceCoordinatorError } from '../src/index.js';
 import { resolveOptions } from '../src/options.js';
+import { holdAdmissionLock, withBlocker } from './support/blocker.js';
 import { useServer } from './support/server.js';
 
 const db = useServer();
@@ -145,6 +146,60 @@ async function dropLockConnection(instance: string | undefined): Promise<void> {
     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'weft-coordinator' AND pid IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND ((classid::bigint << 32) | objid::bigint) = $1::bigint)",
     [instance],
   );
+}
+
+/**
+ * A client that holds the schema's tasks table locked, in a transaction left open, so every
+ * query of the coordinator on it waits; it is ended when the test finishes.
+ */
+async function lockTasksTable(schema: string): Promise<pg.Client> {
+  const blocker = new pg.Client({ connectionString: db.url() });
+  await blocker.connect();
+  onTestFinished(() => blocker.end());
+  await blocker.query('BEGIN');
+  await blocker.query(`LOCK TABLE "${schema}".tasks IN ACCESS EXCLUSIVE MODE`);
+  return blocker;
+}
+
+/** Waits, for up to 10 s, until a sweep has resumed `task`; `what` names it in the failure. */
+async function resumedWithin10s(task: TaskArrival, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!resumed.some((entry) => entry.arrival.taskId === task.taskId)) {
+    if (Date.now() > deadline) throw new Error(`the ${what} task was not resumed within 10 s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * Two coordinators on a new schema: a holder that holds space `busy`, and a waiter (with
+ * `waiterOptions`) that has admitted a task of that space too.
+ */
+async function waiterBehindHolder(
+  waiterOptions: CoordinatorOptions = {},
+): Promise<{ schema: string; waiter: PostgresSpaceCoordinator }> {
+  const schema = db.newSchema();
+  const holder = await open({ schema });
+  const waiter = await open({ schema, ...waiterOptions });
+  await holder.admit(arrival('busy'));
+  await holder.acquire('busy', new AbortController().signal);
+  await waiter.admit(arrival('busy'));
+  return { schema, waiter };
+}
+
+/** Timings under which a write to a locked table fails soon and the instance reconnects soon. */
+const failSoonReconnectSoon = {
+  statementTimeoutMs: 200,
+  sweepIntervalMs: 100,
+  reconnectDelayMs: 100,
+  reconnectMaxDelayMs: 200,
+};
+
+/** Admits a task of space `room` and takes the space for it. */
+async function holdRoom(coordinator: PostgresSpaceCoordinator) {
+  const task = arrival('room');
+  const ticket = await coordinator.admit(task);
+  const grant = await coordinator.acquire('room', new AbortController().signal);
+  return { task, ticket, grant };
 }
 
 describe('PostgresSpaceCoordinator errors', () => {
@@ -429,32 +484,26 @@ describe('PostgresSpaceCoordinator errors', () => {
     );
     // Another session holds the lock that orders the admissions of the space, in a transaction
     // left open, so the insert of the task waits past the statement timeout.
-    const blocker = new pg.Client({ connectionString: db.url() });
-    await blocker.connect();
     try {
-      await blocker.query('BEGIN');
-      await blocker.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [
-        `${schema}:admit`,
-        'room',
-      ]);
-      const started = Date.now();
-      const answer = await fetch(`${runtime.server.url}/task`, {
-        method: 'POST',
-        signal: AbortSignal.timeout(10_000),
+      await withBlocker(db.url(), async (blocker) => {
+        await holdAdmissionLock(blocker, schema, 'room');
+        const started = Date.now();
+        const answer = await fetch(`${runtime.server.url}/task`, {
+          method: 'POST',
+          signal: AbortSignal.timeout(10_000),
+        });
+        expect(Date.now() - started).toBeLessThan(5_000);
+        expect(answer.status).toBe(503);
+        const body = (await answer.json()) as {
+          error: { code: string; message: string; docsUrl: string };
+        };
+        expect(body.error.code).toBe('WEFT_COORDINATOR_ADMIT_FAILED');
+        expect(body.error.docsUrl).toMatch(/#weft_coordinator_admit_failed$/);
+        // The details name the database: they go to the log, not to the client.
+        expect(body.error.message).not.toMatch(/PostgreSQL|statement/);
+        expect(model.requests).toHaveLength(0);
       });
-      expect(Date.now() - started).toBeLessThan(5_000);
-      expect(answer.status).toBe(503);
-      const body = (await answer.json()) as {
-        error: { code: string; message: string; docsUrl: string };
-      };
-      expect(body.error.code).toBe('WEFT_COORDINATOR_ADMIT_FAILED');
-      expect(body.error.docsUrl).toMatch(/#weft_coordinator_admit_failed$/);
-      // The details name the database: they go to the log, not to the client.
-      expect(body.error.message).not.toMatch(/PostgreSQL|statement/);
-      expect(model.requests).toHaveLength(0);
     } finally {
-      await blocker.query('ROLLBACK').catch(() => undefined);
-      await blocker.end();
       await runtime.stop();
     }
   });
@@ -473,12 +522,7 @@ describe('PostgresSpaceCoordinator errors', () => {
   });
 
   it('ends a wait for a space held elsewhere at acquireTimeoutMs, as a 503 [claim:errors-503-sources] [claim:tsdoc-coordinator-acquire-timeout] [claim:coord-readme-acquire-timeout]', async () => {
-    const schema = db.newSchema();
-    const holder = await open({ schema });
-    const waiter = await open({ schema, acquireTimeoutMs: 600 });
-    await holder.admit(arrival('busy'));
-    await holder.acquire('busy', new AbortController().signal);
-    await waiter.admit(arrival('busy'));
+    const { waiter } = await waiterBehindHolder({ acquireTimeoutMs: 600 });
     const started = Date.now();
     const error = await errorOf(waiter.acquire('busy', new AbortController().signal));
     expect(error.code).toBe('WEFT_COORDINATOR_ACQUIRE_TIMEOUT');
@@ -487,24 +531,14 @@ describe('PostgresSpaceCoordinator errors', () => {
   });
 
   it('gives a wait that ends while PostgreSQL answers its looks no cause, even after an earlier look failed [claim:errors-coordinator-acquire-timeout-cause]', async () => {
-    const schema = db.newSchema();
-    const holder = await open({ schema });
-    const waiter = await open({
-      schema,
+    const { schema, waiter } = await waiterBehindHolder({
       statementTimeoutMs: 200,
       acquireTimeoutMs: 2_500,
       pollIntervalMs: 100,
     });
-    await holder.admit(arrival('busy'));
-    await holder.acquire('busy', new AbortController().signal);
-    await waiter.admit(arrival('busy'));
     // The waiter's first looks wait for the locked table and are cancelled at its statement
     // timeout; then PostgreSQL answers again, and the holder's task alone keeps the space.
-    const blocker = new pg.Client({ connectionString: db.url() });
-    await blocker.connect();
-    onTestFinished(() => blocker.end());
-    await blocker.query('BEGIN');
-    await blocker.query(`LOCK TABLE "${schema}".tasks IN ACCESS EXCLUSIVE MODE`);
+    const blocker = await lockTasksTable(schema);
     const waiting = errorOf(waiter.acquire('busy', new AbortController().signal));
     await new Promise((resolve) => setTimeout(resolve, 700));
     await blocker.query('COMMIT');
@@ -527,11 +561,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     });
     await coordinator.admit(arrival('room'));
     // The looks at the space wait for the locked table and are cancelled at statementTimeoutMs.
-    const blocker = new pg.Client({ connectionString: db.url() });
-    await blocker.connect();
-    onTestFinished(() => blocker.end());
-    await blocker.query('BEGIN');
-    await blocker.query(`LOCK TABLE "${schema}".tasks IN ACCESS EXCLUSIVE MODE`);
+    const blocker = await lockTasksTable(schema);
     const granting = coordinator.acquire('room', new AbortController().signal);
     await new Promise((resolve) => setTimeout(resolve, 700));
     await blocker.query('COMMIT');
@@ -567,23 +597,12 @@ describe('PostgresSpaceCoordinator errors', () => {
 
   it('ends a wait at acquireTimeoutMs also when PostgreSQL answers none of the looks at the space, and runs the task after all when it cannot delete its row either [claim:coord-readme-acquire-timeout] [claim:coord-readme-acquire-timeout-undeleted] [claim:scaling-ack-acquire-timeout] [claim:scaling-acquire-timeout-undeleted] [claim:wp-limits-acquire-timeout]', async () => {
     const schema = db.newSchema();
-    const coordinator = await open({
-      schema,
-      statementTimeoutMs: 200,
-      acquireTimeoutMs: 1_000,
-      sweepIntervalMs: 100,
-      reconnectDelayMs: 100,
-      reconnectMaxDelayMs: 200,
-    });
+    const coordinator = await open({ schema, ...failSoonReconnectSoon, acquireTimeoutMs: 1_000 });
     const task = arrival('room');
     const ticket = await coordinator.admit(task);
     // No other instance holds the space; another session holds the table, so every query on
     // it waits and PostgreSQL cancels each at statementTimeoutMs.
-    const blocker = new pg.Client({ connectionString: db.url() });
-    await blocker.connect();
-    onTestFinished(() => blocker.end());
-    await blocker.query('BEGIN');
-    await blocker.query(`LOCK TABLE "${schema}".tasks IN ACCESS EXCLUSIVE MODE`);
+    const blocker = await lockTasksTable(schema);
     const error = await errorOf(coordinator.acquire('room', new AbortController().signal));
     expect(error.code).toBe('WEFT_COORDINATOR_ACQUIRE_TIMEOUT');
     // PostgreSQL's query_canceled: the statement timeout of the last look.
@@ -594,11 +613,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(await coordinator.checkHealth()).toBe(false);
     await blocker.query('COMMIT');
     // ... and the row, left in place, is taken over: the task runs after all.
-    const deadline = Date.now() + 10_000;
-    while (!resumed.some((entry) => entry.arrival.taskId === task.taskId)) {
-      if (Date.now() > deadline) throw new Error('the undeleted task was not resumed within 10 s');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await resumedWithin10s(task, 'undeleted');
     expect(resumed.find((entry) => entry.arrival.taskId === task.taskId)?.ticket).toBe(ticket);
   }, 20_000);
 
@@ -614,11 +629,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     const schema = db.newSchema();
     const coordinator = await open({ schema, ...options });
     await coordinator.admit(arrival('room'));
-    const blocker = new pg.Client({ connectionString: db.url() });
-    await blocker.connect();
-    onTestFinished(() => blocker.end());
-    await blocker.query('BEGIN');
-    await blocker.query(`LOCK TABLE "${schema}".tasks IN ACCESS EXCLUSIVE MODE`);
+    const blocker = await lockTasksTable(schema);
     const started = Date.now();
     const error = await errorOf(coordinator.acquire('room', new AbortController().signal));
     const elapsed = Date.now() - started;
@@ -663,22 +674,13 @@ describe('PostgresSpaceCoordinator errors', () => {
         error: (details: object, message: string) =>
           errors.push({ details: details as Record<string, unknown>, message }),
       },
-      statementTimeoutMs: 200,
-      sweepIntervalMs: 100,
-      reconnectDelayMs: 100,
-      reconnectMaxDelayMs: 200,
+      ...failSoonReconnectSoon,
     });
-    const task = arrival('room');
-    const ticket = await coordinator.admit(task);
-    const grant = await coordinator.acquire('room', new AbortController().signal);
+    const { task, ticket, grant } = await holdRoom(coordinator);
     const before = coordinator.instance;
     // Another session holds the table, so each attempt to delete the finished task's row waits
     // and PostgreSQL cancels it at statementTimeoutMs.
-    const blocker = new pg.Client({ connectionString: db.url() });
-    await blocker.connect();
-    onTestFinished(() => blocker.end());
-    await blocker.query('BEGIN');
-    await blocker.query(`LOCK TABLE "${schema}".tasks IN ACCESS EXCLUSIVE MODE`);
+    const blocker = await lockTasksTable(schema);
     await coordinator.release('room', ticket, 'finished');
     // The instance gave its spaces up, as when its lock connection drops.
     expect(grant.signal.aborted).toBe(true);
@@ -692,11 +694,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(errors[1]?.details).toMatchObject({ instance: before, error: errors[0]?.details.error });
     await blocker.query('COMMIT');
     // Its row, left in place, is taken over once the instance is back: the task runs again.
-    const deadline = Date.now() + 10_000;
-    while (!resumed.some((entry) => entry.arrival.taskId === task.taskId)) {
-      if (Date.now() > deadline) throw new Error('the finished task was not resumed within 10 s');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await resumedWithin10s(task, 'finished');
     expect(resumed.find((entry) => entry.arrival.taskId === task.taskId)?.ticket).toBe(ticket);
     expect(await coordinator.checkHealth()).toBe(true);
     expect(coordinator.instance).not.toBe(before);
@@ -704,22 +702,10 @@ describe('PostgresSpaceCoordinator errors', () => {
 
   it('gives its spaces up at the first failure to record that a task was abandoned, with no retry, and the task runs again [claim:coord-readme-abandon-unrecorded]', async () => {
     const schema = db.newSchema();
-    const coordinator = await open({
-      schema,
-      statementTimeoutMs: 200,
-      sweepIntervalMs: 100,
-      reconnectDelayMs: 100,
-      reconnectMaxDelayMs: 200,
-    });
-    const task = arrival('room');
-    const ticket = await coordinator.admit(task);
-    const grant = await coordinator.acquire('room', new AbortController().signal);
+    const coordinator = await open({ schema, ...failSoonReconnectSoon });
+    const { task, ticket, grant } = await holdRoom(coordinator);
     const before = coordinator.instance;
-    const blocker = new pg.Client({ connectionString: db.url() });
-    await blocker.connect();
-    onTestFinished(() => blocker.end());
-    await blocker.query('BEGIN');
-    await blocker.query(`LOCK TABLE "${schema}".tasks IN ACCESS EXCLUSIVE MODE`);
+    const blocker = await lockTasksTable(schema);
     const started = Date.now();
     await coordinator.release('room', ticket, 'abandoned');
     // One statement deadline, not three tries with pauses between them.
@@ -727,11 +713,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(grant.signal.aborted).toBe(true);
     expect(await coordinator.checkHealth()).toBe(false);
     await blocker.query('COMMIT');
-    const deadline = Date.now() + 10_000;
-    while (!resumed.some((entry) => entry.arrival.taskId === task.taskId)) {
-      if (Date.now() > deadline) throw new Error('the abandoned task was not resumed within 10 s');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await resumedWithin10s(task, 'abandoned');
     expect(coordinator.instance).not.toBe(before);
   }, 20_000);
 
@@ -751,12 +733,7 @@ describe('PostgresSpaceCoordinator errors', () => {
   });
 
   it('ends a wait when the scheduler’s signal aborts', async () => {
-    const schema = db.newSchema();
-    const holder = await open({ schema });
-    const waiter = await open({ schema });
-    await holder.admit(arrival('busy'));
-    await holder.acquire('busy', new AbortController().signal);
-    await waiter.admit(arrival('busy'));
+    const { waiter } = await waiterBehindHolder();
     const controller = new AbortController();
     const waiting = waiter.acquire('busy', controller.signal);
     setTimeout(() => controller.abort(new Error('stopping')), 100);
@@ -922,11 +899,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     const error = await errorOf(coordinator.admit(late));
     expect(error.code).toBe('WEFT_COORDINATOR_ADMIT_FAILED');
     expect(error.status).toBe(503);
-    const deadline = Date.now() + 10_000;
-    while (!resumed.some((entry) => entry.arrival.taskId === late.taskId)) {
-      if (Date.now() > deadline) throw new Error('the written task was not resumed within 10 s');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await resumedWithin10s(late, 'written');
     const rows = await db.sql<{ owner: string }>(`SELECT owner::text FROM "${schema}".tasks`);
     expect(rows).toEqual([{ owner: coordinator.instance }]);
   }, 20_000);

@@ -9,7 +9,7 @@ import { connect as tcpConnect, type Socket } from 'node:net';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
-import { Runtime, WeftError } from '@weft/core';
+import { Runtime, WeftError, type RuntimeOptions } from '@weft/core';
 import { serverOf } from '@weft/core/node';
 import {
   InMemoryMemoryProvider,
@@ -78,18 +78,27 @@ function recordingModel(reply: () => string | Promise<string> = () => 'ok') {
   return { plans, model: new ScriptedModelProvider({ fallback: respond }) };
 }
 
-async function boot(options: ChatPluginOptions, reply?: () => string | Promise<string>) {
+/**
+ * Starts a runtime with a chat plugin of `options`, a {@link recordingModel} and a capturing
+ * log; `server` is the runtime's server options.
+ */
+async function boot(
+  options: ChatPluginOptions,
+  reply?: () => string | Promise<string>,
+  server: NonNullable<RuntimeOptions['server']> = { port: 0 },
+) {
   const { plans, model } = recordingModel(reply);
   const { logger, lines: logs } = capturingLogger('info');
   const plugin = new ChatPlugin(options);
-  runtime = await Runtime.init({
+  const started = await Runtime.init({
     models: [model],
     memory: new InMemoryMemoryProvider(),
     plugins: [plugin],
-    options: { server: { port: 0 }, logger },
+    options: { server, logger },
   });
-  await runtime.start();
-  return { url: `${runtime.server.url}/chat`, plans, model, logs, plugin };
+  runtime = started;
+  await started.start();
+  return { url: `${started.server.url}/chat`, plans, model, logs, plugin, runtime: started };
 }
 
 /** The fields of the route's answers these tests read. */
@@ -113,6 +122,15 @@ async function post(
     signal: AbortSignal.timeout(10_000),
   });
   return { status: response.status, json: (await response.json()) as Answer };
+}
+
+/** A POST of `body` sent as it is, with these headers: a JSON content type unless given. */
+function postRaw(
+  url: string,
+  body: string,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+): Promise<Response> {
+  return fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(10_000) });
 }
 
 const TOKENS = new Map([
@@ -144,12 +162,7 @@ describe('ChatPlugin: who the sender is', () => {
     // Who is asking comes first: an invalid body of an unknown sender gets 401, not 400.
     expect((await post(url, { room: 'room x' })).status).toBe(401);
     // The server's own refusals come before the route: malformed JSON gets its 400.
-    const malformed = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{"room":',
-      signal: AbortSignal.timeout(10_000),
-    });
+    const malformed = await postRaw(url, '{"room":');
     expect(malformed.status).toBe(400);
     expect(((await malformed.json()) as Answer).error.code).toBe('WEFT_CHAT_INVALID_REQUEST');
     expect(model.requests).toHaveLength(0);
@@ -224,32 +237,21 @@ describe('ChatPlugin: who the sender is', () => {
         return { user: 'ada' };
       },
     });
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'text/plain' },
-      body: JSON.stringify({ room: 'room-x', user: 'ada', message: 'hello' }),
-      signal: AbortSignal.timeout(10_000),
-    });
+    const response = await postRaw(
+      url,
+      JSON.stringify({ room: 'room-x', user: 'ada', message: 'hello' }),
+      { 'content-type': 'text/plain' },
+    );
     expect(response.status).toBe(400);
     const { error } = (await response.json()) as Answer;
     expect(error.code).toBe('WEFT_CHAT_INVALID_REQUEST');
     expect(error.message).toContain('content-type application/json');
     expect(asked).toEqual(['text/plain']);
     // Malformed JSON is refused by the server before the route, so the hook is not asked.
-    const malformed = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{"room":',
-      signal: AbortSignal.timeout(10_000),
-    });
+    const malformed = await postRaw(url, '{"room":');
     expect(malformed.status).toBe(400);
     // So is a bare string, which is JSON but not of an object or array.
-    const bare = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '"hello"',
-      signal: AbortSignal.timeout(10_000),
-    });
+    const bare = await postRaw(url, '"hello"');
     expect(bare.status).toBe(400);
     expect(((await bare.json()) as Answer).error.code).toBe('WEFT_CHAT_INVALID_REQUEST');
     expect(asked).toHaveLength(1);
@@ -468,24 +470,16 @@ describe('ChatPlugin behind the server’s Origin check', () => {
 describe('ChatPlugin: what the runtime’s server answers before the route', () => {
   it('answers 400, 413, 415, 431, 403, 404 and 408 in the error shape with X-Request-Id, never asking authenticate nor running a task [claim:chat-readme-authenticate-after-parser] [claim:chat-413] [claim:chat-415] [claim:chat-403-server] [claim:chat-readme-404-408] [claim:chat-readme-400-http] [claim:httpchat-server-answers] [claim:httpchat-row-400-server] [claim:httpchat-row-403-server] [claim:httpchat-row-404] [claim:httpchat-row-408] [claim:httpchat-row-413] [claim:httpchat-row-415] [claim:httpchat-row-431] [claim:httpchat-413] [claim:httpchat-authenticate-row] [claim:chat-readme-431]', async () => {
     let asked = 0;
-    const { model } = recordingModel();
-    runtime = await Runtime.init({
-      models: [model],
-      memory: new InMemoryMemoryProvider(),
-      plugins: [
-        new ChatPlugin({
-          authenticate: () => {
-            asked += 1;
-            return { user: 'ada' };
-          },
-        }),
-      ],
-      options: {
-        server: { port: 0, bodyLimit: 1_000, headersTimeout: 200, requestTimeout: 300 },
-        logger: capturingLogger('info').logger,
+    const { model, runtime } = await boot(
+      {
+        authenticate: () => {
+          asked += 1;
+          return { user: 'ada' };
+        },
       },
-    });
-    await runtime.start();
+      undefined,
+      { port: 0, bodyLimit: 1_000, headersTimeout: 200, requestTimeout: 300 },
+    );
     const url = `${runtime.server.url}/chat`;
     const { host, hostname, port } = new URL(url);
 
@@ -574,21 +568,16 @@ describe('ChatPlugin: what the runtime’s server answers before the route', () 
 describe('ChatPlugin: a large body not sent as JSON', () => {
   it('answers a body over server.bodyLimit that is not application/json with the route’s 400, not 413, after asking authenticate [claim:httpchat-413-json-only] [claim:chat-413]', async () => {
     let asked = 0;
-    const { model } = recordingModel();
-    runtime = await Runtime.init({
-      models: [model],
-      memory: new InMemoryMemoryProvider(),
-      plugins: [
-        new ChatPlugin({
-          authenticate: () => {
-            asked += 1;
-            return { user: 'ada' };
-          },
-        }),
-      ],
-      options: { server: { port: 0, bodyLimit: 1_000 }, logger: capturingLogger('info').logger },
-    });
-    await runtime.start();
+    const { model, runtime } = await boot(
+      {
+        authenticate: () => {
+          asked += 1;
+          return { user: 'ada' };
+        },
+      },
+      undefined,
+      { port: 0, bodyLimit: 1_000 },
+    );
     const url = `${runtime.server.url}/chat`;
     const post = (type: string) =>
       fetch(url, {
@@ -607,19 +596,10 @@ describe('ChatPlugin: a large body not sent as JSON', () => {
   });
 
   it('answers a body that is not application/json 401, not 400, when authenticate refuses it [claim:httpchat-413-json-only] [claim:chat-413]', async () => {
-    const { model } = recordingModel();
-    runtime = await Runtime.init({
-      models: [model],
-      memory: new InMemoryMemoryProvider(),
-      plugins: [
-        new ChatPlugin({
-          authenticate: (request) =>
-            request.headers.authorization === 'Bearer t-ada' ? { user: 'ada' } : false,
-        }),
-      ],
-      options: { server: { port: 0 }, logger: capturingLogger('info').logger },
+    const { model, runtime } = await boot({
+      authenticate: (request) =>
+        request.headers.authorization === 'Bearer t-ada' ? { user: 'ada' } : false,
     });
-    await runtime.start();
     const post = (headers: Record<string, string>) =>
       fetch(`${runtime?.server.url}/chat`, {
         method: 'POST',
@@ -639,32 +619,16 @@ describe('ChatPlugin: a large body not sent as JSON', () => {
 describe('ChatPlugin: a body not sent as JSON, in a charset or encoding the parser cannot read', () => {
   it('asks authenticate and answers the route’s 400 (401 when refused), not 415 or the parser’s 400, since only an application/json body is read; a JSON body nested too deeply is refused before authenticate [claim:httpchat-authenticate-row] [claim:chat-415] [claim:chat-readme-authenticate-after-parser] [claim:chat-readme-400-http] [claim:httpchat-row-415] [claim:httpchat-row-400-server]', async () => {
     const asked: string[] = [];
-    const { model } = recordingModel();
-    runtime = await Runtime.init({
-      models: [model],
-      memory: new InMemoryMemoryProvider(),
-      plugins: [
-        new ChatPlugin({
-          authenticate: (request) => {
-            asked.push(
-              String(request.headers['content-encoding'] ?? request.headers['content-type']),
-            );
-            return request.headers.authorization === 'Bearer t-ada' ? { user: 'ada' } : false;
-          },
-        }),
-      ],
-      options: { server: { port: 0 }, logger: capturingLogger('info').logger },
+    const { model, runtime } = await boot({
+      authenticate: (request) => {
+        asked.push(String(request.headers['content-encoding'] ?? request.headers['content-type']));
+        return request.headers.authorization === 'Bearer t-ada' ? { user: 'ada' } : false;
+      },
     });
-    await runtime.start();
     const url = `${runtime.server.url}/chat`;
     const body = JSON.stringify({ room: '42', user: 'ada', message: 'hi' });
     const send = async (headers: Record<string, string>) => {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers,
-        body,
-        signal: AbortSignal.timeout(10_000),
-      });
+      const response = await postRaw(url, body, headers);
       const { error } = (await response.json()) as Answer;
       return [response.status, error.code];
     };
@@ -703,12 +667,11 @@ describe('ChatPlugin: a body not sent as JSON, in a charset or encoding the pars
       await send({ ...unreadable.notGzip, 'content-type': 'application/json', ...bearer }),
     ).toEqual([400, 'WEFT_BAD_REQUEST']);
     // JSON nested deeper than server.maxJsonDepth (64) is refused by the parser too.
-    const deep = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...bearer },
-      body: `{"room":"42","user":"ada","message":"hi","x":${'['.repeat(70)}${']'.repeat(70)}}`,
-      signal: AbortSignal.timeout(10_000),
-    });
+    const deep = await postRaw(
+      url,
+      `{"room":"42","user":"ada","message":"hi","x":${'['.repeat(70)}${']'.repeat(70)}}`,
+      { 'content-type': 'application/json', ...bearer },
+    );
     expect(deep.status).toBe(400);
     expect(((await deep.json()) as Answer).error.code).toBe('WEFT_CHAT_INVALID_REQUEST');
     expect(asked).toHaveLength(6);
@@ -718,17 +681,11 @@ describe('ChatPlugin: a body not sent as JSON, in a charset or encoding the pars
 
 describe('ChatPlugin: a slow body not sent as JSON', () => {
   it('answers a body of another type that is still arriving with the route’s 400, not 408, since the parser does not wait for it [claim:chat-readme-404-408] [claim:httpchat-row-408]', async () => {
-    const { model } = recordingModel();
-    runtime = await Runtime.init({
-      models: [model],
-      memory: new InMemoryMemoryProvider(),
-      plugins: [new ChatPlugin({ authenticate: () => ({ user: 'ada' }) })],
-      options: {
-        server: { port: 0, headersTimeout: 200, requestTimeout: 300 },
-        logger: capturingLogger('info').logger,
-      },
+    const { model, runtime } = await boot({ authenticate: () => ({ user: 'ada' }) }, undefined, {
+      port: 0,
+      headersTimeout: 200,
+      requestTimeout: 300,
     });
-    await runtime.start();
     const { host, hostname, port } = new URL(`${runtime.server.url}/chat`);
     const statusOf = async (type: string) => {
       const socket = tcpConnect(Number(port), hostname);
@@ -750,22 +707,13 @@ describe('ChatPlugin: a slow body not sent as JSON', () => {
 
 describe('ChatPlugin: oversized chunk extensions on a body not sent as JSON', () => {
   it('lets the route answer such a body first, asking authenticate, and sends the 413 after it on the same connection [claim:chat-readme-431]', async () => {
-    const { model } = recordingModel();
     let asked = 0;
-    runtime = await Runtime.init({
-      models: [model],
-      memory: new InMemoryMemoryProvider(),
-      plugins: [
-        new ChatPlugin({
-          authenticate: () => {
-            asked += 1;
-            return { user: 'ada' };
-          },
-        }),
-      ],
-      options: { server: { port: 0 }, logger: capturingLogger('info').logger },
+    const { model, runtime } = await boot({
+      authenticate: () => {
+        asked += 1;
+        return { user: 'ada' };
+      },
     });
-    await runtime.start();
     const { host, hostname, port } = new URL(`${runtime.server.url}/chat`);
     const socket = tcpConnect(Number(port), hostname);
     sockets.push(socket);
@@ -796,14 +744,10 @@ describe('ChatPlugin: other methods on its path', () => {
       continued: { preflightContinue: true },
     } as const;
     for (const [name, cors] of Object.entries(settings)) {
-      const { model } = recordingModel();
-      runtime = await Runtime.init({
-        models: [model],
-        memory: new InMemoryMemoryProvider(),
-        plugins: [new ChatPlugin({ authenticate: () => ({ user: 'ada' }) })],
-        options: { server: { port: 0, cors }, logger: capturingLogger('info').logger },
+      const { model, runtime } = await boot({ authenticate: () => ({ user: 'ada' }) }, undefined, {
+        port: 0,
+        cors,
       });
-      await runtime.start();
       const url = `${runtime.server.url}/chat`;
       const preflight = await fetch(url, {
         method: 'OPTIONS',
@@ -837,18 +781,12 @@ describe('ChatPlugin: other methods on its path', () => {
     };
     const answers: Record<string, number[]> = {};
     for (const [name, cors] of Object.entries(settings)) {
-      const { model } = recordingModel();
-      runtime = await Runtime.init({
-        models: [model],
-        memory: new InMemoryMemoryProvider(),
-        plugins: [new ChatPlugin({ authenticate: () => ({ user: 'ada' }) })],
-        // b.example passes the server's origin check without being one cors allows.
-        options: {
-          server: { port: 0, cors, allowedOrigins: ['https://b.example'] },
-          logger: capturingLogger('info').logger,
-        },
+      // b.example passes the server's origin check without being one cors allows.
+      const { model, runtime } = await boot({ authenticate: () => ({ user: 'ada' }) }, undefined, {
+        port: 0,
+        cors,
+        allowedOrigins: ['https://b.example'],
       });
-      await runtime.start();
       const port = runtime.server.port as number;
       const preflight = (origin?: string) =>
         new Promise<number>((resolve, reject) => {

@@ -82,6 +82,28 @@ async function post(
   };
 }
 
+/** A step `forever` that never ends by itself: the task's deadline ends it. */
+const forever: Executor = {
+  action: 'forever',
+  description: 'Waits until the task is aborted.',
+  execute: (_task, context) =>
+    new Promise((_resolve, reject) => {
+      context.signal?.addEventListener('abort', () => reject(new Error('aborted')));
+    }),
+};
+
+/** Starts a runtime with the chat plugin and `other`, whose tasks time out after 300 ms. */
+async function bootTimingOut(model: ScriptedModelProvider, other: Plugin): Promise<Runtime> {
+  runtime = await Runtime.init({
+    models: [model],
+    memory: new InMemoryMemoryProvider(),
+    plugins: [new ChatPlugin({ trustClientUser: true }), other],
+    options: { server: { port: 0 }, taskTimeoutMs: 300, logger: capturingLogger('info').logger },
+  });
+  await runtime.start();
+  return runtime;
+}
+
 function item(overrides: Partial<Context>): Context {
   return { type: 'result', pluginId: 'chat', action: 'reply', timestamp: new Date(), ...overrides };
 }
@@ -850,20 +872,11 @@ describe('ChatPlugin', () => {
   );
 
   it('answers 200 with the reply and status failed when the task times out after its reply step succeeded, and 502 when it times out before [claim:httpchat-task-timeout-502] [claim:httpchat-row-200]', async () => {
-    /** A step that never ends by itself: the task's deadline ends it. */
+    /** A plugin whose one step never ends by itself. */
     class WaitPlugin extends Plugin {
       readonly id = 'wait';
       readonly description = 'Waits.';
-      override readonly executors: readonly Executor[] = [
-        {
-          action: 'forever',
-          description: 'Waits until the task is aborted.',
-          execute: (_task, context) =>
-            new Promise((_resolve, reject) => {
-              context.signal?.addEventListener('abort', () => reject(new Error('aborted')));
-            }),
-        },
-      ];
+      override readonly executors: readonly Executor[] = [forever];
     }
     const replyThenWait = {
       steps: [
@@ -877,17 +890,7 @@ describe('ChatPlugin', () => {
       responses: [replyThenWait, 'Hello, Ada.', CONTINUE, waitThenReply],
       fallback: () => ({ type: 'stop', reason: 'timed out' }),
     });
-    runtime = await Runtime.init({
-      models: [model],
-      memory: new InMemoryMemoryProvider(),
-      plugins: [new ChatPlugin({ trustClientUser: true }), new WaitPlugin()],
-      options: {
-        server: { port: 0 },
-        taskTimeoutMs: 300,
-        logger: capturingLogger('info').logger,
-      },
-    });
-    await runtime.start();
+    const runtime = await bootTimingOut(model, new WaitPlugin());
     const body = { room: '42', user: 'ada', message: 'hi' };
     const replied = await post(runtime, body);
     expect(replied.status).toBe(200);
@@ -911,14 +914,7 @@ describe('ChatPlugin', () => {
           description: 'Returns a note.',
           execute: async () => ({ success: true, data: { noted: 'filed' } }),
         },
-        {
-          action: 'forever',
-          description: 'Waits until the task is aborted.',
-          execute: (_task, context) =>
-            new Promise((_resolve, reject) => {
-              context.signal?.addEventListener('abort', () => reject(new Error('aborted')));
-            }),
-        },
+        forever,
       ];
     }
     const replyThen = (action: string) => ({
@@ -940,13 +936,7 @@ describe('ChatPlugin', () => {
         'Third reply.',
       ],
     });
-    runtime = await Runtime.init({
-      models: [model],
-      memory: new InMemoryMemoryProvider(),
-      plugins: [new ChatPlugin({ trustClientUser: true }), new AfterPlugin()],
-      options: { server: { port: 0 }, taskTimeoutMs: 300, logger: capturingLogger('info').logger },
-    });
-    await runtime.start();
+    const runtime = await bootTimingOut(model, new AfterPlugin());
     const answers = [];
     for (const message of ['First words.', 'Second words.', 'Third words.']) {
       answers.push(await post(runtime, { room: '42', user: 'ada', message }));
