@@ -147,6 +147,47 @@ describe('the conversation route', () => {
     expect(await runtime.memory.query({})).toEqual([]);
   });
 
+  it("leaves an object nested deeper than the server's 64 levels to the server, which answers 400 WEFT_BAD_REQUEST before the trigger runs [claim:tut-400-too-deep]", async () => {
+    server = await startFakeChatServer();
+    runtime = await startAgent(server.baseUrl);
+    // A valid text beside a value of 64 or 65 levels in all, the body's own object included.
+    const nested = (levels: number) =>
+      `{"text": "hello", "extra": ${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`;
+
+    const deep = await postBody(runtime, 'c1', nested(65));
+    const body = (await deep.json()) as {
+      error: { code?: string; message: string };
+    };
+    expect(deep.status).toBe(400);
+    expect(body.error.code).toBe('WEFT_BAD_REQUEST');
+    expect(body.error.message).toMatch(/64 levels/);
+    expect(server.requests).toHaveLength(0);
+    expect(await runtime.memory.query({})).toEqual([]);
+
+    // At the limit, the body reaches the trigger, which answers it.
+    const atLimit = await postBody(runtime, 'c1', nested(64));
+    expect(atLimit.status).toBe(200);
+  });
+
+  it('leaves a body in a charset the server does not decode to the server, which answers 415 WEFT_BAD_REQUEST before the trigger runs [claim:tut-415-charset]', async () => {
+    server = await startFakeChatServer();
+    runtime = await startAgent(server.baseUrl);
+
+    const response = await fetch(
+      `${runtime.server.url}/conversations/c1/messages`,
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json; charset=latin1' },
+        body: '{"text": "hello"}',
+      },
+    );
+    const body = (await response.json()) as { error: { code?: string } };
+    expect(response.status).toBe(415);
+    expect(body.error.code).toBe('WEFT_BAD_REQUEST');
+    expect(server.requests).toHaveLength(0);
+    expect(await runtime.memory.query({})).toEqual([]);
+  });
+
   it("leaves a body over the server's 1mb limit to the server, which answers 413 WEFT_BAD_REQUEST before the trigger runs [claim:tut-413-body-limit]", async () => {
     server = await startFakeChatServer();
     runtime = await startAgent(server.baseUrl);
