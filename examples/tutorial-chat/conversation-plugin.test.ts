@@ -89,6 +89,23 @@ describe('the conversation route', () => {
     expect((await post('-'.repeat(62), { text: 'hi' })).status).toBe(200);
   });
 
+  it('counts the text in characters, as its 400 says: 4000 emoji are taken, 4001 are not', async () => {
+    server = await startFakeChatServer();
+    runtime = await startAgent(server.baseUrl);
+    const send = (text: string) =>
+      postBody(runtime as Runtime, 'c1', JSON.stringify({ text }));
+
+    const over = await send('😀'.repeat(4001));
+    const body = (await over.json()) as { error: { message: string } };
+    expect(over.status).toBe(400);
+    expect(body.error.message).toBe(
+      'text: send a JSON body {"text": "..."} of 1 to 4000 characters',
+    );
+    expect(server.requests).toHaveLength(0);
+    // 4000 characters, 8000 UTF-16 units: within the limit the answer gives.
+    expect((await send('😀'.repeat(4000))).status).toBe(200);
+  });
+
   it('refuses a text that no memory store can hold with 400 naming text, where it would be answered and forgotten [claim:tut-400-unstorable]', async () => {
     server = await startFakeChatServer();
     runtime = await startAgent(server.baseUrl);
