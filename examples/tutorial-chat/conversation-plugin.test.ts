@@ -89,6 +89,23 @@ describe('the conversation route', () => {
     expect((await post('-'.repeat(62), { text: 'hi' })).status).toBe(200);
   });
 
+  it('counts the text in characters, as its 400 says: 4000 emoji are taken, 4001 are not', async () => {
+    server = await startFakeChatServer();
+    runtime = await startAgent(server.baseUrl);
+    const send = (text: string) =>
+      postBody(runtime as Runtime, 'c1', JSON.stringify({ text }));
+
+    const over = await send('😀'.repeat(4001));
+    const body = (await over.json()) as { error: { message: string } };
+    expect(over.status).toBe(400);
+    expect(body.error.message).toBe(
+      'text: send a JSON body {"text": "..."} of 1 to 4000 characters',
+    );
+    expect(server.requests).toHaveLength(0);
+    // 4000 characters, 8000 UTF-16 units: within the limit the answer gives.
+    expect((await send('😀'.repeat(4000))).status).toBe(200);
+  });
+
   it('refuses a text that no memory store can hold with 400 naming text, where it would be answered and forgotten [claim:tut-400-unstorable]', async () => {
     server = await startFakeChatServer();
     runtime = await startAgent(server.baseUrl);
@@ -143,6 +160,47 @@ describe('the conversation route', () => {
       // Not the trigger's own answer, which names a field and carries no code.
       expect(body.error.message).not.toMatch(/^(text|conversation id):/);
     }
+    expect(server.requests).toHaveLength(0);
+    expect(await runtime.memory.query({})).toEqual([]);
+  });
+
+  it("leaves an object nested deeper than the server's 64 levels to the server, which answers 400 WEFT_BAD_REQUEST before the trigger runs [claim:tut-400-too-deep]", async () => {
+    server = await startFakeChatServer();
+    runtime = await startAgent(server.baseUrl);
+    // A valid text beside a value of 64 or 65 levels in all, the body's own object included.
+    const nested = (levels: number) =>
+      `{"text": "hello", "extra": ${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`;
+
+    const deep = await postBody(runtime, 'c1', nested(65));
+    const body = (await deep.json()) as {
+      error: { code?: string; message: string };
+    };
+    expect(deep.status).toBe(400);
+    expect(body.error.code).toBe('WEFT_BAD_REQUEST');
+    expect(body.error.message).toMatch(/64 levels/);
+    expect(server.requests).toHaveLength(0);
+    expect(await runtime.memory.query({})).toEqual([]);
+
+    // At the limit, the body reaches the trigger, which answers it.
+    const atLimit = await postBody(runtime, 'c1', nested(64));
+    expect(atLimit.status).toBe(200);
+  });
+
+  it('leaves a body in a charset the server does not decode to the server, which answers 415 WEFT_BAD_REQUEST before the trigger runs [claim:tut-415-charset]', async () => {
+    server = await startFakeChatServer();
+    runtime = await startAgent(server.baseUrl);
+
+    const response = await fetch(
+      `${runtime.server.url}/conversations/c1/messages`,
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json; charset=latin1' },
+        body: '{"text": "hello"}',
+      },
+    );
+    const body = (await response.json()) as { error: { code?: string } };
+    expect(response.status).toBe(415);
+    expect(body.error.code).toBe('WEFT_BAD_REQUEST');
     expect(server.requests).toHaveLength(0);
     expect(await runtime.memory.query({})).toEqual([]);
   });

@@ -86,7 +86,8 @@ export class ConversationPlugin extends Plugin {
           if (
             typeof text !== 'string' ||
             text.trim() === '' ||
-            text.length > MAX_MESSAGE_LENGTH
+            // Counted as the answer says, in characters: an emoji (two UTF-16 units) is one.
+            [...text].length > MAX_MESSAGE_LENGTH
           ) {
             response.status(400).json({
               error: {

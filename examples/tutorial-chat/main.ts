@@ -37,8 +37,13 @@ function hintFor(error: Error): string {
     // Not held but refused: a port below 1024 needs privileges on most systems.
     return ' Set CHAT_PORT to a port this user may listen on (1024 or above on most systems), or to 0 for a free one.';
   }
-  if (WeftError.is(error.cause, 'WEFT_SQLITE_OPEN_FAILED')) {
-    // A missing folder and a file that is no database of this agent both end here.
+  if (
+    WeftError.is(error.cause, 'WEFT_SQLITE_OPEN_FAILED') ||
+    WeftError.is(error.cause, 'WEFT_SQLITE_MIGRATION_FAILED')
+  ) {
+    // A missing folder and a file that is no database of this agent both end here: one that is
+    // no SQLite file cannot be opened, and a SQLite file of another program (one with a table of
+    // the same name) cannot take this agent's schema.
     return ' Set CHAT_DB to a database file of this agent, or to a new file in a folder that exists.';
   }
   return '';

@@ -7,8 +7,8 @@
  * stand-in model server in place of Ollama (CHAT_BASE_URL) and of OpenAI (the exported address),
  * a free port in place of 8787 (CHAT_PORT) and the database in a temporary folder (CHAT_DB), so
  * nothing is left in the clone. Last, the same start where it cannot start (its port held, a
- * CHAT_PORT that is no port, a CHAT_DB in a missing folder or no database) says why in one line on
- * stderr.
+ * CHAT_PORT that is no port, a CHAT_DB in a missing folder, no database or another program's)
+ * says why in one line on stderr.
  */
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -16,6 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, runCommand } from '@weft-internal/test-support/commands';
 import {
@@ -194,7 +195,7 @@ describe.skipIf(process.platform === 'win32')(
       }
     }, 120_000);
 
-    it('says in one line what to fix, with exit status 1 and no stack trace, for a CHAT_PORT that is no port, a CHAT_BASE_URL the provider refuses, a CHAT_DB in a folder that does not exist and one that is no database [claim:tut-main-one-line] [claim:tut-main-runtime-logs] [claim:tut-bad-port] [claim:tut-provider-refuses-setting]', async () => {
+    it('says in one line what to fix, with exit status 1 and no stack trace, for a CHAT_PORT that is no port, a CHAT_BASE_URL the provider refuses, a CHAT_DB in a folder that does not exist, one that is no database and one of another program [claim:tut-main-one-line] [claim:tut-main-runtime-logs] [claim:tut-bad-port] [claim:tut-provider-refuses-setting]', async () => {
       const [start] = sectionCommands(PAGE, 'Run it');
       const badPort = await failedStart(
         start as string,
@@ -252,6 +253,26 @@ describe.skipIf(process.platform === 'win32')(
         `cannot open the database "${notDatabase}": file is not a database`,
       );
       expect(wrongFile[0]).toMatch(
+        /\[WEFT_START_FAILED\] Set CHAT_DB to a database file of this agent, or to a new file in a folder that exists\.$/,
+      );
+
+      // A SQLite file of another program, whose own `memories` table stops this agent's schema:
+      // the same advice, since the message alone names no setting.
+      const otherProgram = path.join(directory, 'other-program.db');
+      const other = new Database(otherProgram);
+      other.exec('CREATE TABLE memories (note TEXT)');
+      other.close();
+      const foreignFile = await failedStart(
+        start as string,
+        cleanEnv({
+          CHAT_BASE_URL: model.baseUrl,
+          CHAT_PORT: '0',
+          CHAT_DB: otherProgram,
+        }),
+      );
+      expect(foreignFile).toHaveLength(1);
+      expect(foreignFile[0]).toContain('[WEFT_SQLITE_MIGRATION_FAILED]');
+      expect(foreignFile[0]).toMatch(
         /\[WEFT_START_FAILED\] Set CHAT_DB to a database file of this agent, or to a new file in a folder that exists\.$/,
       );
     }, 120_000);
