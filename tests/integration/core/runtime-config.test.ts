@@ -353,6 +353,16 @@ describe('Runtime.init configuration checks', () => {
     expect(runtime.models.canProvide('chat')).toBe(true);
   });
 
+  it('names a required capability that an alias group names but no descriptor defines, whose calls would fail mid-task [claim:plugin-required-caps-defined]', async () => {
+    const plugin = new TestPlugin('summary', { requiredCapabilities: ['summarise'] });
+    const message = await initError(
+      base({ plugins: [plugin], capabilityAliases: [['summarise', 'text-generation']] }),
+    );
+    expect(message.split('\n- ').slice(1)).toEqual([
+      'plugin "summary": requires capability "summarise", which no descriptor defines (calls to it would fail with WEFT_CAPABILITY_UNKNOWN); list its descriptor in a model provider\'s descriptors',
+    ]);
+  });
+
   it('names an unknown option key [claim:gs-init-one-error] [claim:cfg-init-checks-all]', async () => {
     const message = await initError(
       base({ options: { logger: silentLogger, maxStep: 3 } as never }),

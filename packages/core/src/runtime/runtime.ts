@@ -183,7 +183,8 @@ export class Runtime {
    * @returns The runtime, ready to {@link Runtime.start}.
    * @throws {@link WeftError} `WEFT_INVALID_CONFIG` listing every problem found, such as
    * duplicate plugin or executor ids, no provider of `text-generation`, a plugin's required
-   * capability that no model offers, an unknown field or option or one out of its range, options that
+   * capability that no model offers (or that only an alias group names, with no descriptor),
+   * an unknown field or option or one out of its range, options that
    * break a rule between them (`server.requestTimeout` below `server.headersTimeout`), a bad
    * `WEFT_LOG_LEVEL` when no logger is given, a template that does not parse, or, for plugins
    * with routes or Liquid templates, a module they need that could not be loaded (express and
@@ -838,6 +839,12 @@ export class Runtime {
         if (!models.canProvide(capability)) {
           problems.push(
             `plugin "${plugin.id}": requires capability "${capability}", which no model provider offers`,
+          );
+        } else if (!capabilities.has(capability)) {
+          // An alias group can name an id that no descriptor defines: a provider of its alias
+          // is found, but every call to it would fail in the middle of a task.
+          problems.push(
+            `plugin "${plugin.id}": requires capability "${capability}", which no descriptor defines (calls to it would fail with WEFT_CAPABILITY_UNKNOWN); list its descriptor in a model provider's descriptors`,
           );
         }
       }
