@@ -57,7 +57,7 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
     name: 'npm_config_model',
     readBy: '`create-weft`',
     effect:
-      'Set by npm when `--model` comes before `--` in `npm create weft@latest`: npm keeps such an option for itself instead of passing it on. When npm runs `create-weft` (or `npm_config_user_agent` is unset or names no package manager `create-weft` knows), a set one stops it with `WEFT_CREATE_INVALID_ARGUMENTS`, naming the option and showing how to give it after `--`, rather than losing it; only `--help` (or `-h`) among the arguments goes before it, and prints the help. <!-- claim: cfg-npm-kept-options -->',
+      'Set by npm 11 and earlier when `--model` comes before `--` in `npm create weft@latest`: npm keeps such an option for itself instead of passing it on (npm 12 refuses it with `EUNKNOWNCONFIG` and does not run `create-weft`). When npm runs `create-weft` (or `npm_config_user_agent` is unset or names no package manager `create-weft` knows), a set one stops it with `WEFT_CREATE_INVALID_ARGUMENTS`, naming the option and showing how to give it after `--`, rather than losing it; only `--help` (or `-h`) among the arguments goes before it, and prints the help. <!-- claim: cfg-npm-kept-options -->',
     readIn: ['packages/create-weft/src/arguments.ts'],
   },
   ...(['memory', 'name', 'skip-install'] as const).map((option) => ({
@@ -157,6 +157,16 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
       readIn: ['packages/core/src/util/postgres-address.ts'],
     }),
   ),
+  {
+    name: 'PGPASSWORD',
+    readBy: '`@weft/memory-postgres` and `@weft/coordinator-postgres` (through node-postgres)',
+    effect:
+      'libpq\'s variable: node-postgres logs in with it when the connection string holds no password, and both packages then mask it as `***` in their errors and log lines, as they mask a password in the string (PostgreSQL quotes a password equal to the user name in `password authentication failed for user "..."`). <!-- claim: cfg-pgpassword-masked -->',
+    readIn: [
+      'packages/memory-postgres/src/options.ts',
+      'packages/coordinator-postgres/src/options.ts',
+    ],
+  },
 ];
 
 /**

@@ -233,7 +233,7 @@ describe('PostgresSpaceCoordinator server address in messages', () => {
 });
 
 describe('the password in driver messages', () => {
-  it('masks every form of the password pg sends: as written, percent-decoded, as a parameter, or PGPASSWORD when the string has none [claim:errors-coordinator-connect-no-password]', () => {
+  it('masks every form of the password pg sends: as written, percent-decoded, as a parameter, or PGPASSWORD when the string has none [claim:cfg-pgpassword-masked] [claim:errors-coordinator-connect-no-password]', () => {
     const refused = new Error('password authentication failed for user "p@ss w"');
     expect(maskedMessage(refused, 'postgres://x:p%40ss%20w@db/weft')).toBe(
       'password authentication failed for user "***"',

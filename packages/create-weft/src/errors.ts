@@ -42,7 +42,7 @@ export const CREATE_ERRORS = {
       raisedBy: 'the `create-weft` command, `parseArguments`',
       raisers: ['create-weft/src/arguments.ts#parseArguments', 'create-weft/src/cli.ts#complete'],
       cause:
-        'an option `create-weft` does not know or one given without its value, a `--model` or `--memory` that is not one of the choices, more than one folder, an option npm kept for itself because it came before `--` (`npm create weft@latest my-agent --model openai`), or, off a terminal where nothing can be asked, no folder at all.',
+        'an option `create-weft` does not know or one given without its value, a `--model` or `--memory` that is not one of the choices, more than one folder, an option npm 11 or earlier kept for itself because it came before `--` (`npm create weft@latest my-agent --model openai`; npm 12 refuses such an option itself, with `EUNKNOWNCONFIG`, before `create-weft` runs), or, off a terminal where nothing can be asked, no folder at all.',
       fix: 'the message names the argument; `create-weft --help` lists the options and their choices. With npm, put the options after `--`: `npm create weft@latest my-agent -- --model openai`.',
     },
     /** @claim errors-create-name-suggestion */

@@ -367,7 +367,7 @@ describe('PostgresMemoryProvider under faults', () => {
     expect((failure as Error).message).toMatch(/password authentication failed/);
   });
 
-  it('masks PGPASSWORD, when the connection string holds no password, where a refused login quotes it as the user name [claim:errors-postgres-connect-no-password]', async () => {
+  it('masks PGPASSWORD, when the connection string holds no password, where a refused login quotes it as the user name [claim:cfg-pgpassword-masked] [claim:errors-postgres-connect-no-password]', async () => {
     const role = `pgpass_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
     await db.sql(`CREATE ROLE ${role} LOGIN PASSWORD 'not-the-name'`);
     onTestFinished(async () => {
