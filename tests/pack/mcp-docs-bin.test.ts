@@ -91,7 +91,7 @@ describe('the packed @weft/mcp-docs tarball', () => {
   );
 
   // The conformance suite's client crashes on Node.js 20 (its HTTP library needs a newer
-  // runtime); npm test runs this file again on Node 22 and 24 (scripts/test-node-versions.ts).
+  // runtime); npm test runs this file again on Node 22, 24 and 26 (EXTRA_TESTED_NODE_MAJORS).
   it.skipIf(Number(process.versions.node.split('.')[0]) < 22)(
     'passes the conformance suite’s server scenarios that apply to a docs server over HTTP',
     async () => {
