@@ -247,9 +247,9 @@ export class ConnectionRunner {
     }
   }
 
-  /** Where the server is, for messages. */
+  /** Where the server is, for messages, the password masked should a name there equal it. */
   get where(): string {
-    return describeServer(this.options.connectionString);
+    return scrub(describeServer(this.options.connectionString), this.options.secrets);
   }
 
   /** The error of an operation that was waiting when shutdown() closed the pool. */
@@ -302,19 +302,31 @@ export class ConnectionRunner {
    * the user name appears in `password authentication failed for user "..."`).
    */
   private clean(error: unknown): unknown {
-    if (!(error instanceof Error)) return error;
-    const message = scrub(error.message, this.options.secrets);
-    if (message === error.message) return error;
-    const copy = new Error(message);
-    const { code } = error as { code?: unknown };
-    if (typeof code === 'string') Object.assign(copy, { code });
-    return copy;
+    return maskedError(error, this.options.secrets);
   }
 
   /** The cause to attach: the driver's error, unless its message holds the password. */
   safeCause(error: unknown): unknown {
     return this.clean(error);
   }
+}
+
+/**
+ * An error from the driver or the server as it is, unless its message quotes the password: then
+ * a copy with the password masked, which keeps PostgreSQL's SQLSTATE `code`.
+ *
+ * @param error - What a statement or a connection failed with.
+ * @param secrets - The password in every form the connection string gives it.
+ * @returns The error, or its masked copy.
+ */
+export function maskedError(error: unknown, secrets: readonly string[]): unknown {
+  if (!(error instanceof Error)) return error;
+  const message = scrub(error.message, secrets);
+  if (message === error.message) return error;
+  const copy = new Error(message);
+  const { code } = error as { code?: unknown };
+  if (typeof code === 'string') Object.assign(copy, { code });
+  return copy;
 }
 
 /**

@@ -72,6 +72,19 @@ export const MIGRATIONS: readonly Migration[] = [
 /** The schema version this code writes and understands: the last migration's version. */
 export const SCHEMA_VERSION: number = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 
+/**
+ * Hides the connection's password in what {@link migrate} quotes of PostgreSQL's errors, which
+ * may name a database called like it (`permission denied for database ...`).
+ */
+export interface Masking {
+  /** The text with the password masked. */
+  text(text: string): string;
+  /** The error to keep as a cause: itself, or a copy with the password masked. */
+  error(error: unknown): unknown;
+}
+
+const NO_MASKING: Masking = { text: (text) => text, error: (error) => error };
+
 /** PostgreSQL's SQLSTATE for `permission denied`. */
 const INSUFFICIENT_PRIVILEGE = '42501';
 
@@ -111,6 +124,7 @@ export async function readSchemaVersion(client: pg.ClientBase, tables: Tables): 
  * broken connection, the caller must destroy it: the transaction is left to the server to end.
  * @param tables - The schema's tables.
  * @param label - Names the provider and server in error messages.
+ * @param masking - Hides the password in the PostgreSQL errors these messages quote.
  * @returns The versions of the steps that were applied (empty when the schema was current).
  * @throws `WEFT_POSTGRES_SCHEMA_TOO_NEW` when the schema is newer than this package, or
  * `WEFT_POSTGRES_MIGRATION_FAILED` when creating the schema or its migrations table fails
@@ -122,7 +136,10 @@ export async function migrate(
   client: pg.ClientBase,
   tables: Tables,
   label: string,
+  masking: Masking = NO_MASKING,
 ): Promise<number[]> {
+  const quote = (error: unknown): string =>
+    masking.text(error instanceof Error ? error.message : String(error));
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [
@@ -138,10 +155,10 @@ export async function migrate(
       throw new PostgresMemoryProviderError(
         'WEFT_POSTGRES_MIGRATION_FAILED',
         `${label}: could not read the version of schema "${tables.schema}", so nothing was ` +
-          `changed: ${error instanceof Error ? error.message : String(error)}; give the role ` +
+          `changed: ${quote(error)}; give the role ` +
           `USAGE on the schema (and SELECT on its weft_memory_migrations table), or choose ` +
           `another schema`,
-        { cause: error },
+        { cause: masking.error(error) },
       );
     }
     if (current > SCHEMA_VERSION) {
@@ -164,9 +181,9 @@ export async function migrate(
         throw new PostgresMemoryProviderError(
           'WEFT_POSTGRES_MIGRATION_FAILED',
           `${label}: could not create schema "${tables.schema}" or its migrations table, so ` +
-            `nothing was changed: ${error instanceof Error ? error.message : String(error)}; ` +
+            `nothing was changed: ${quote(error)}; ` +
             `give the role the CREATE privilege there, or choose another schema`,
-          { cause: error },
+          { cause: masking.error(error) },
         );
       }
       for (const migration of MIGRATIONS) {
@@ -178,10 +195,10 @@ export async function migrate(
           throw new PostgresMemoryProviderError(
             'WEFT_POSTGRES_MIGRATION_FAILED',
             `${label}: schema migration ${migration.version} (${migration.description}) failed ` +
-              `and was rolled back: ${error instanceof Error ? error.message : String(error)}; ` +
+              `and was rolled back: ${quote(error)}; ` +
               `remove what PostgreSQL names as in the way, grant what it says is missing, or ` +
               `choose another schema`,
-            { cause: error },
+            { cause: masking.error(error) },
           );
         }
         await client.query(

@@ -19,6 +19,7 @@ import {
   isConnectionError,
   isTimeoutError,
   listenForBreaks,
+  maskedError,
 } from './connection.js';
 import { PostgresMemoryProviderError } from './errors.js';
 import { migrate, tablesOf, type Tables } from './migrations.js';
@@ -102,8 +103,9 @@ export class PostgresMemoryProvider extends MemoryProvider {
     return `PostgresMemoryProvider "${this.id}"`;
   }
 
+  /** Where the server is, for messages: a host or database named like the password is masked. */
   private get where(): string {
-    return describeServer(this.options.connectionString);
+    return scrub(describeServer(this.options.connectionString), this.options.secrets);
   }
 
   /**
@@ -149,7 +151,11 @@ export class PostgresMemoryProvider extends MemoryProvider {
     const stopListening = listenForBreaks(client);
     const started = Date.now();
     try {
-      await migrate(client, this.tables, `${this.label} (${this.where})`);
+      const { secrets } = this.options;
+      await migrate(client, this.tables, `${this.label} (${this.where})`, {
+        text: (text) => scrub(text, secrets),
+        error: (error) => maskedError(error, secrets),
+      });
       // A burst of stores runs the clock ahead of Date.now(), a millisecond per store; starting
       // after the newest memory on the server keeps a memory stored after a restart the newest.
       const newest = await client

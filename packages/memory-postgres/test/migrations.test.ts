@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { inspect } from 'node:util';
 import pg from 'pg';
 import { checkMemoryQuery, type QueryMemoryOptions } from '@weft/core';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +8,7 @@ import { MIGRATION_LOCK_CLASS, tablesOf } from '../src/migrations.js';
 import { buildQuery } from '../src/query.js';
 import { createPool } from '../src/connection.js';
 import { resolveOptions } from '../src/options.js';
+import { freePort } from '@weft-internal/test-support/postgres-server';
 import { useServer } from './helpers.js';
 
 const db = useServer();
@@ -168,6 +170,36 @@ describe('PostgresMemoryProvider: schema and migrations', () => {
       }
     } finally {
       await db.sql(`REVOKE USAGE ON SCHEMA "${existing}" FROM ${role}`);
+      await db.sql(`DROP ROLE ${role}`);
+    }
+  });
+
+  it('masks a password that the database is named like, in the address and in PostgreSQL’s refusal, and in the cause [claim:pg-password-never-shown]', async () => {
+    const url = new URL(db.url());
+    const database = decodeURIComponent(url.pathname.slice(1));
+    const role = `namesake_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+    await db.sql(`CREATE ROLE ${role} LOGIN PASSWORD '${database}'`);
+    await db.sql(`REVOKE CREATE ON DATABASE "${database}" FROM PUBLIC`);
+    url.username = role;
+    url.password = database;
+    const shown = (error: unknown): string => `${String(error)}\n${inspect(error, { depth: 8 })}`;
+    try {
+      // A new schema needs CREATE on the database, which PostgreSQL's refusal names.
+      const memory = db.create({ connectionString: url.toString(), schema: db.newSchema() });
+      const failure = await memory.init().catch((error: unknown) => error);
+      expect(failure).toMatchObject({ code: 'WEFT_POSTGRES_MIGRATION_FAILED' });
+      expect((failure as Error).message).toContain('(database "***")');
+      expect((failure as Error).message).toContain('permission denied for database ***');
+      expect(((failure as Error).cause as { code?: string }).code).toBe('42501');
+      expect(shown(failure)).not.toContain(database);
+      // A server out of reach: the address alone names the database.
+      url.port = String(await freePort());
+      const refused = db.create({ connectionString: url.toString() });
+      const unreached = await refused.init().catch((error: unknown) => error);
+      expect(unreached).toMatchObject({ code: 'WEFT_POSTGRES_CONNECT_FAILED' });
+      expect((unreached as Error).message).toContain('(database "***")');
+      expect(shown(unreached)).not.toContain(database);
+    } finally {
       await db.sql(`DROP ROLE ${role}`);
     }
   });
