@@ -7,6 +7,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { codeTheme } from '../../src/config/prism';
 import { styleFromRules, tokenRules } from '../../src/theme/CodeBlock/Content/token-stylesheet';
@@ -60,6 +61,37 @@ describe('code token colours in the build', () => {
     );
     expect(lines.length).toBeGreaterThan(100);
     expect(lines.filter((tag) => 'style' in tag.attributes)).toEqual([]);
+  });
+
+  it('makes most of the elements of Getting started, which sit in its code blocks, and more than half are token spans [claim:cg-code-blocks-most-elements] [claim:cg-code-tokens-half-the-elements]', () => {
+    const html = readRouteHtml('/docs/getting-started/');
+    // Every start tag, by the attribute-aware pattern of findTags.
+    const all = findTags(html, '[a-z][a-z0-9-]*').length;
+    const inCodeBlocks = [...html.matchAll(/<pre\b[\s\S]*?<\/pre>/g)].reduce(
+      (sum, [block]) => sum + findTags(block, '[a-z][a-z0-9-]*').length,
+      0,
+    );
+    const tokens = findTags(html, 'span').filter((tag) =>
+      /(^|\s)token(\s|$)/.test(tag.attributes.class ?? ''),
+    ).length;
+    console.info(
+      `Getting started: ${all} elements, ${inCodeBlocks} in code blocks, ${tokens} token spans`,
+    );
+    expect(inCodeBlocks / all).toBeGreaterThan(0.75);
+    expect(tokens / all).toBeGreaterThan(0.5);
+  });
+
+  it('adds under 300 bytes gzipped to the stylesheet [claim:cg-token-rules-stylesheet-bytes]', () => {
+    const css = stylesheet();
+    // The generated rules as the build minifies them: selectors made only of token types.
+    const tokenRule = /(?<=^|[}\n])(?:\.token\.[\w-]+,?)+\{[^}]*\}/g;
+    const found = css.match(tokenRule) ?? [];
+    expect(found.length, 'token rules in build/assets/css').toBeGreaterThan(0);
+    const added =
+      gzipSync(css, { level: 9 }).length -
+      gzipSync(css.replace(tokenRule, ''), { level: 9 }).length;
+    console.info(`token rules: ${found.length} rules, ${added} bytes gzipped`);
+    expect(added).toBeLessThan(300);
   });
 
   it('leaves the plain text of Getting started bare, wrapping only what carries a style', () => {

@@ -30,7 +30,7 @@ const { default: rehypeTypeHovers } = await import('../../src/remark/type-hovers
 const { hoverCache } = await import('../../src/remark/type-hovers/hover-cache');
 const { decodeTypeHovers } = await import('../../src/remark/type-hovers/encoding');
 const { TYPE_HOVERS_PROP } = await import('../../src/remark/type-hovers/prop');
-const { HOVER_TYPES_PENDING_VARIABLE, HOVER_TYPES_WAIT_MS } =
+const { HOVER_TYPES_PENDING_VARIABLE, HOVER_TYPES_WAIT_MS, typesReadBeside } =
   await import('../../src/remark/type-hovers/pending');
 
 const siteDir = path.resolve(__dirname, '../..');
@@ -94,7 +94,7 @@ describe('the hover types in the Docusaurus process of a build', () => {
     }
   });
 
-  it('read the types themselves once that process has ended without them', async () => {
+  it('read the types themselves once that process has ended without them [claim:cg-build-hover-types-beside]', async () => {
     const marker = path.join(cacheDir, 'reading');
     writeFileSync(marker, '');
     process.env[HOVER_TYPES_PENDING_VARIABLE] = marker;
@@ -106,6 +106,26 @@ describe('the hover types in the Docusaurus process of a build', () => {
       expect(loaded.sampleTypes).toBe(true);
     } finally {
       delete process.env[HOVER_TYPES_PENDING_VARIABLE];
+      rmSync(marker, { force: true });
+    }
+  });
+
+  it('stop waiting for a process that is still running once the wait is over, so the block reads its types itself [claim:cg-build-hover-types-beside]', async () => {
+    const marker = path.join(cacheDir, 'still-reading');
+    writeFileSync(marker, '');
+    try {
+      const waitMs = 200;
+      const started = Date.now();
+      const found = await typesReadBeside(
+        path.join(siteDir, 'examples/getting-started/never-written-either.ts'),
+        'export const neverEither = 1;\n',
+        marker,
+        waitMs,
+      );
+      // The process still runs (its marker is there), yet the wait ended without its answer.
+      expect(found).toBeUndefined();
+      expect(Date.now() - started).toBeGreaterThanOrEqual(waitMs);
+    } finally {
       rmSync(marker, { force: true });
     }
   });

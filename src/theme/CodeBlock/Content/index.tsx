@@ -4,7 +4,7 @@
  *
  * - While the first page hydrates, a block renders its <code> as opaque HTML, which React
  *   leaves as the server sent it: no Prism run, and no matching of one element per token (on the
- *   Getting started page, 3,300 of the 4,700 elements are token spans). The markup is then
+ *   Getting started page, token spans are more than half the elements). The markup is then
  *   remembered (./rendered-blocks.ts).
  * - A block that mounts again with the same code (the first page, visited again after a
  *   client-side navigation) gets that markup back.
