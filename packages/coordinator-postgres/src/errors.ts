@@ -154,6 +154,6 @@ export class PostgresSpaceCoordinatorError extends WeftError<PostgresSpaceCoordi
 /**
  * The former name of {@link PostgresSpaceCoordinatorErrorCode}.
  *
- * @deprecated Use {@link PostgresSpaceCoordinatorErrorCode}; this alias will be removed in the next minor version.
+ * @deprecated Use {@link PostgresSpaceCoordinatorErrorCode}; this alias keeps working for at least one minor release after the first release that deprecates it, as the stability policy promises, and is removed in a later one.
  */
 export type WeftCoordinatorErrorCode = PostgresSpaceCoordinatorErrorCode;

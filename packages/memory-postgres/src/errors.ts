@@ -145,6 +145,6 @@ export class PostgresMemoryProviderError extends WeftError<PostgresMemoryProvide
 /**
  * The former name of {@link PostgresMemoryProviderErrorCode}.
  *
- * @deprecated Use {@link PostgresMemoryProviderErrorCode}; this alias will be removed in the next minor version.
+ * @deprecated Use {@link PostgresMemoryProviderErrorCode}; this alias keeps working for at least one minor release after the first release that deprecates it, as the stability policy promises, and is removed in a later one.
  */
 export type WeftPostgresErrorCode = PostgresMemoryProviderErrorCode;

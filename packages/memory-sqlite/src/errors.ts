@@ -103,6 +103,6 @@ export class SqliteMemoryProviderError extends WeftError<SqliteMemoryProviderErr
 /**
  * The former name of {@link SqliteMemoryProviderErrorCode}.
  *
- * @deprecated Use {@link SqliteMemoryProviderErrorCode}; this alias will be removed in the next minor version.
+ * @deprecated Use {@link SqliteMemoryProviderErrorCode}; this alias keeps working for at least one minor release after the first release that deprecates it, as the stability policy promises, and is removed in a later one.
  */
 export type WeftSqliteErrorCode = SqliteMemoryProviderErrorCode;
