@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 const testingDir = path.resolve(__dirname, '../../packages/testing');
 
 describe('@weft/testing in a browser', () => {
-  it('leaves out memoryProviderContract and INVALID_MEMORY_INPUTS only [claim:stability-testing-browser-exports] [claim:tst-browser-build] [claim:testing-browser-build]', async () => {
+  it('leaves out memoryProviderContract, INVALID_MEMORY_INPUTS and their types only [claim:stability-testing-browser-exports] [claim:tst-browser-build] [claim:testing-browser-build]', async () => {
     const manifest = JSON.parse(readFileSync(path.join(testingDir, 'package.json'), 'utf8')) as {
       exports: Record<string, { browser?: Record<string, string>; 'weft-source'?: string }>;
     };
@@ -33,5 +33,20 @@ describe('@weft/testing in a browser', () => {
       'INVALID_MEMORY_INPUTS',
       'memoryProviderContract',
     ]);
+    // The types the browser entry leaves out, which the stability page names.
+    const typesOf = (file: string): string[] =>
+      [
+        ...readFileSync(path.join(testingDir, 'src', file), 'utf8').matchAll(/\btype (\w+),?$/gm),
+      ].map((match) => match[1] ?? '');
+    const browserTypes = typesOf('browser.ts');
+    const nodeOnlyTypes = typesOf('index.ts').filter((name) => !browserTypes.includes(name));
+    expect(nodeOnlyTypes.sort()).toEqual([
+      'InvalidMemoryInput',
+      'MemoryContractCode',
+      'MemoryProviderContractCase',
+      'MemoryProviderContractFactory',
+    ]);
+    const page = readFileSync(path.resolve(__dirname, '../../docs/reference/stability.md'), 'utf8');
+    for (const name of nodeOnlyTypes) expect(page).toContain(`\`${name}\``);
   });
 });
