@@ -353,7 +353,7 @@ describe('Runtime.init configuration checks', () => {
     expect(runtime.models.canProvide('chat')).toBe(true);
   });
 
-  it('names a required capability that an alias group names but no descriptor defines, whose calls would fail mid-task [claim:plugin-required-caps-defined]', async () => {
+  it('names a required capability that an alias group names but no descriptor defines, whose calls would fail mid-task [claim:plugin-required-caps-defined] [claim:errors-invalid-config-required-undefined]', async () => {
     const plugin = new TestPlugin('summary', { requiredCapabilities: ['summarise'] });
     const message = await initError(
       base({ plugins: [plugin], capabilityAliases: [['summarise', 'text-generation']] }),
