@@ -292,4 +292,57 @@ describe('the history of a task that runs again', () => {
         expect(memories).toEqual([]);
       }),
   );
+
+  it.each(STORES)(
+    '%s: shows fewer than relatedMemories entries to a task run once when the earlier tasks each ran twice [claim:mpm-history-fewer-entries]',
+    (name) =>
+      withStore(name, async (provider) => {
+        // Twelve earlier tasks, each cut short once and run again: four memories, one entry each.
+        for (let index = 0; index < 12; index += 1) {
+          await run(
+            new MemoryManager(provider),
+            `earlier-${index}`,
+            `question ${index}`,
+            'cancelled',
+          );
+          await run(
+            new MemoryManager(provider),
+            `earlier-${index}`,
+            `question ${index}`,
+            'completed',
+          );
+        }
+        await run(new MemoryManager(provider), 'first', 'first question', 'running');
+        const memory = new MemoryManager(provider, { relatedLimit: 10, relatedChars: 100_000 });
+        const limits = countReads(provider);
+        const { memories, text } = await memory.describeRelated(space, 'first');
+        // One read of thirty-one rows: thirty memories of others, seven whole tasks and half of
+        // an eighth, so eight entries though twelve earlier tasks would fit ten.
+        expect(limits).toEqual([31]);
+        expect(memories).toHaveLength(30);
+        const asked = text.match(/trigger chat\/message: question \d+/g) ?? [];
+        expect(asked).toEqual(
+          [11, 10, 9, 8, 7, 6, 5, 4].map((index) => `trigger chat/message: question ${index}`),
+        );
+      }),
+  );
+
+  it.each(STORES)(
+    '%s: shows relatedMemories entries when each earlier task ran once [claim:mpm-history-fewer-entries]',
+    (name) =>
+      withStore(name, async (provider) => {
+        for (let index = 0; index < 12; index += 1) {
+          await run(
+            new MemoryManager(provider),
+            `earlier-${index}`,
+            `question ${index}`,
+            'completed',
+          );
+        }
+        await run(new MemoryManager(provider), 'first', 'first question', 'running');
+        const memory = new MemoryManager(provider, { relatedLimit: 10, relatedChars: 100_000 });
+        const { text } = await memory.describeRelated(space, 'first');
+        expect(text.match(/trigger chat\/message: question \d+/g)).toHaveLength(10);
+      }),
+  );
 });
