@@ -257,6 +257,20 @@ describe('log lines in the observability guide', () => {
     expect(components.filter((component) => !named.has(component))).toEqual([]);
   });
 
+  it('gives the coordinator lines about a late grant or a release the space and ticket, not the task id [claim:obs-coord-ticket-lines]', () => {
+    const coordinatorFile = join('scheduler', 'bounded-coordinator.ts');
+    const spaceLines = logCalls().filter(
+      ({ file, message }) =>
+        file.endsWith(coordinatorFile) && /^coordinator (granted|release)/.test(message),
+    );
+    expect(spaceLines.map(({ message }) => message)).toHaveLength(3);
+    for (const { message, args } of spaceLines) {
+      const fields = literalFields(args);
+      expect(fields, message).toEqual(expect.arrayContaining(['space', 'ticket']));
+      expect(fields, message).not.toContain('taskId');
+    }
+  });
+
   it('documents no line the core does not write [claim:obs-lines-table]', () => {
     const unknown = [...documented.keys()].filter(
       (row) => ![...logged.keys()].some((message) => matches(row, message)),
