@@ -215,20 +215,39 @@ describe('declaredOnly', () => {
     ).toMatchObject({ code: 'unrecognized_keys', keys: ['path'] });
   });
 
-  it('leaves unchecked the keywords of a schema without type other than properties [claim:mcp-readme-typeless-object]', () => {
+  it('leaves unchecked the keywords of one type in a schema without type, but checks enum, const and combinations [claim:mcp-readme-typeless-object]', () => {
     const parsed = inputSchemaOf(
       'shop',
       tool({
         properties: {
           code: { minLength: 3, pattern: '^[A-Z]+$' },
           tags: { items: { type: 'string' } },
+          count: { minimum: 3 },
           checked: { type: 'string', minLength: 3 },
+          size: { enum: ['s', 'm'] },
+          unit: { const: 'kg' },
+          either: { anyOf: [{ type: 'string' }, { type: 'number' }] },
+          one: { oneOf: [{ type: 'string' }, { type: 'number' }] },
+          both: { allOf: [{ type: 'string' }] },
         },
       }),
     );
     // zod's z.fromJSONSchema reads these keywords only under their type.
-    expect(parsed.safeParse({ code: 'a', tags: [1] }).success).toBe(true);
+    expect(parsed.safeParse({ code: 'a', tags: [1], count: 1 }).success).toBe(true);
     expect(parsed.safeParse({ checked: 'a' }).success).toBe(false);
+    // These it reads without one.
+    expect(
+      parsed.safeParse({ size: 'm', unit: 'kg', either: 1, one: 'a', both: 'b' }).success,
+    ).toBe(true);
+    for (const wrong of [
+      { size: 'xl' },
+      { unit: 'lb' },
+      { either: true },
+      { one: true },
+      { both: 1 },
+    ]) {
+      expect(parsed.safeParse(wrong).success).toBe(false);
+    }
   });
 
   it("tells apart the members of a oneOf written without type: 'object' [claim:mcp-arguments-schema] [claim:mcp-readme-typeless-object]", () => {
