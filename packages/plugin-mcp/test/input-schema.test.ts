@@ -193,6 +193,25 @@ describe('declaredOnly', () => {
     expect(nested.error?.issues[0]).toMatchObject({ path: ['options'], keys: ['path'] });
   });
 
+  it('refuses an undeclared argument in a branch of an anyOf or oneOf without naming it: zod says only Invalid input [claim:mcp-undeclared-arguments]', () => {
+    const branches = [
+      { type: 'object', properties: { sku: { type: 'string' } } },
+      { type: 'object', properties: { id: { type: 'string' } } },
+    ];
+    for (const combination of ['anyOf', 'oneOf']) {
+      const parsed = inputSchemaOf(
+        'shop',
+        tool({ properties: { item: { [combination]: branches } } }),
+      );
+      expect(parsed.safeParse({ item: { sku: 'A-1' } }).success).toBe(true);
+      const result = parsed.safeParse({ item: { sku: 'A-1', path: '/etc/shadow' } });
+      expect(result.success).toBe(false);
+      const message = result.error ? z.prettifyError(result.error) : '';
+      expect(message).toContain('Invalid input');
+      expect(message).not.toContain('path');
+    }
+  });
+
   it("checks an object whose schema lists properties without type: 'object', at any depth [claim:mcp-arguments-schema] [claim:mcp-undeclared-arguments] [claim:mcp-readme-typeless-object]", () => {
     // z.fromJSONSchema alone ignores properties and required where type is missing.
     const parsed = inputSchemaOf(
