@@ -482,4 +482,14 @@ describe('the error a pattern of the schema gives the model', () => {
       expect(error).not.toContain(PATTERN);
     },
   );
+
+  it.each([
+    ['the only branch of an anyOf', { anyOf: [{ type: 'string', pattern: PATTERN }] }],
+    ['the only branch of a oneOf', { oneOf: [{ type: 'string', pattern: PATTERN }] }],
+  ])(
+    'names the pattern in %s, which zod checks as the value itself [claim:mcpdoc-schema-as-written] [claim:mcp-readme-failures-server-words]',
+    async (_where, sku) => {
+      expect(await errorFor(sku)).toContain(`must match the pattern ${PATTERN}`);
+    },
+  );
 });
