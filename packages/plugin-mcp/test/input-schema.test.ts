@@ -193,6 +193,25 @@ describe('declaredOnly', () => {
     expect(nested.error?.issues[0]).toMatchObject({ path: ['options'], keys: ['path'] });
   });
 
+  it('refuses an undeclared argument in a branch of an anyOf or oneOf without naming it: zod says only Invalid input [claim:mcp-undeclared-arguments]', () => {
+    const branches = [
+      { type: 'object', properties: { sku: { type: 'string' } } },
+      { type: 'object', properties: { id: { type: 'string' } } },
+    ];
+    for (const combination of ['anyOf', 'oneOf']) {
+      const parsed = inputSchemaOf(
+        'shop',
+        tool({ properties: { item: { [combination]: branches } } }),
+      );
+      expect(parsed.safeParse({ item: { sku: 'A-1' } }).success).toBe(true);
+      const result = parsed.safeParse({ item: { sku: 'A-1', path: '/etc/shadow' } });
+      expect(result.success).toBe(false);
+      const message = result.error ? z.prettifyError(result.error) : '';
+      expect(message).toContain('Invalid input');
+      expect(message).not.toContain('path');
+    }
+  });
+
   it("checks an object whose schema lists properties without type: 'object', at any depth [claim:mcp-arguments-schema] [claim:mcp-undeclared-arguments] [claim:mcp-readme-typeless-object]", () => {
     // z.fromJSONSchema alone ignores properties and required where type is missing.
     const parsed = inputSchemaOf(
@@ -215,20 +234,39 @@ describe('declaredOnly', () => {
     ).toMatchObject({ code: 'unrecognized_keys', keys: ['path'] });
   });
 
-  it('leaves unchecked the keywords of a schema without type other than properties [claim:mcp-readme-typeless-object]', () => {
+  it('leaves unchecked the keywords of one type in a schema without type, but checks enum, const and combinations [claim:mcp-readme-typeless-object]', () => {
     const parsed = inputSchemaOf(
       'shop',
       tool({
         properties: {
           code: { minLength: 3, pattern: '^[A-Z]+$' },
           tags: { items: { type: 'string' } },
+          count: { minimum: 3 },
           checked: { type: 'string', minLength: 3 },
+          size: { enum: ['s', 'm'] },
+          unit: { const: 'kg' },
+          either: { anyOf: [{ type: 'string' }, { type: 'number' }] },
+          one: { oneOf: [{ type: 'string' }, { type: 'number' }] },
+          both: { allOf: [{ type: 'string' }] },
         },
       }),
     );
     // zod's z.fromJSONSchema reads these keywords only under their type.
-    expect(parsed.safeParse({ code: 'a', tags: [1] }).success).toBe(true);
+    expect(parsed.safeParse({ code: 'a', tags: [1], count: 1 }).success).toBe(true);
     expect(parsed.safeParse({ checked: 'a' }).success).toBe(false);
+    // These it reads without one.
+    expect(
+      parsed.safeParse({ size: 'm', unit: 'kg', either: 1, one: 'a', both: 'b' }).success,
+    ).toBe(true);
+    for (const wrong of [
+      { size: 'xl' },
+      { unit: 'lb' },
+      { either: true },
+      { one: true },
+      { both: 1 },
+    ]) {
+      expect(parsed.safeParse(wrong).success).toBe(false);
+    }
   });
 
   it("tells apart the members of a oneOf written without type: 'object' [claim:mcp-arguments-schema] [claim:mcp-readme-typeless-object]", () => {
@@ -442,6 +480,16 @@ describe('the error a pattern of the schema gives the model', () => {
       expect(error).toContain('Invalid input');
       expect(error).toContain('at sku');
       expect(error).not.toContain(PATTERN);
+    },
+  );
+
+  it.each([
+    ['the only branch of an anyOf', { anyOf: [{ type: 'string', pattern: PATTERN }] }],
+    ['the only branch of a oneOf', { oneOf: [{ type: 'string', pattern: PATTERN }] }],
+  ])(
+    'names the pattern in %s, which zod checks as the value itself [claim:mcpdoc-schema-as-written] [claim:mcp-readme-failures-server-words]',
+    async (_where, sku) => {
+      expect(await errorFor(sku)).toContain(`must match the pattern ${PATTERN}`);
     },
   );
 });
