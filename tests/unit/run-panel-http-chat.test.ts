@@ -122,6 +122,22 @@ describe('the HTTP chat run (docs/building-plugins/http-chat.md)', () => {
     expect(counts.at(11)).toMatchObject({ reply: scriptedReply('42', 'ada', 'Message 11.', 10) });
   });
 
+  it('counts fewer than 10 earlier messages when long ones fill the planning prompt’s relatedMemoryChars [claim:httpchat-panel-memory]', async () => {
+    const session = definition.newSession?.();
+    const seen: number[] = [];
+    for (let index = 0; index < 12; index += 1) {
+      const message = `Message ${index}: ${'long words '.repeat(90)}`.trim();
+      const { events } = await run('example', (input) => ({ ...input, message }), session);
+      const reply = (events.at(-1) as { reply?: string } | undefined)?.reply ?? '';
+      seen.push(Number(/the plan saw (\d+) earlier/.exec(reply)?.[1]));
+    }
+    // Each entry cuts the message and the reply at 300 characters: about 750 in all, so the
+    // 4000 characters of the history hold 5 of them, not the 10 of relatedMemories.
+    expect(seen.slice(0, 5)).toEqual([0, 1, 2, 3, 4]);
+    expect(Math.max(...seen)).toBeLessThan(10);
+    expect(seen.at(-1)).toBe(seen.at(-2));
+  });
+
   it('with the failing preset, the reply step fails, the review stops, and the route answers 502 without the cause [claim:httpchat-panel-failing]', async () => {
     const { task, events } = await run(definition.failingPreset);
     expect(task.status).toBe('failed');

@@ -34,8 +34,9 @@ export function createChatPlugin(
 /**
  * Starts an agent that answers chat messages over HTTP. The reply is sent once the whole task
  * has run. `taskTimeoutMs` bounds the task from when it leaves the queue: past it the task
- * fails and the route answers 502. A message may first wait behind others in the queue, so a
- * client keeps a deadline of its own.
+ * fails and the route answers 502, or 200 with status `failed` when a reply step had already
+ * succeeded. A message may first wait behind others in the queue, so a client keeps a deadline
+ * of its own.
  */
 export async function startChatAgent(
   model: ModelProvider,

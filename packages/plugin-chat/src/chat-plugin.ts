@@ -202,6 +202,8 @@ export class ChatPlugin extends Plugin {
   /** Most requests of one connection waiting for their tasks at once. */
   readonly maxInFlight: number;
   private readonly inFlightByConnection = new WeakMap<object, number>();
+  /** The reply steps of the runtime's chat plugins, this one's first, set by `init`. */
+  private replySteps: readonly string[] = [];
 
   /**
    * @param options - The route's path, the hooks that authenticate and authorise, and the
@@ -250,8 +252,16 @@ export class ChatPlugin extends Plugin {
     if (!Number.isInteger(this.maxInFlight) || this.maxInFlight <= 0) {
       throw invalidOption('maxInFlight', 'a positive integer', this.maxInFlight);
     }
-    this.executors = [chatReplyExecutor()];
+    this.executors = [chatReplyExecutor(() => this.replySteps)];
     this.triggers = [this.messageRoute()];
+  }
+
+  /**
+   * Finds the other chat plugins of the runtime (such as `@weft/plugin-websocket`), whose reply
+   * steps the reply prompt's history lists beside this one's.
+   */
+  override async init(runtime: Runtime): Promise<void> {
+    this.replySteps = chatReplyPluginIds(runtime.plugins, this.id).map((id) => `${id}/reply`);
   }
 
   private messageRoute(): TriggerRoute {

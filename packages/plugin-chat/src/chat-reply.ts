@@ -49,6 +49,13 @@ const CHAT_REPLY_MARK = Symbol.for('weft.plugin-chat.reply-executor');
  * written: the history is {@link CHAT_HISTORY_UNAVAILABLE} and a warning with an `errorId` is
  * logged. Its result's `data.text` is what `findReply` reads back.
  *
+ * An earlier task whose reply a later step or the task's timeout followed lists that reply on a
+ * line of its own. The executor knows its own step (`pluginId/reply`); `replySteps` names the
+ * reply steps of the other chat plugins in the runtime, whose replies reach the same spaces'
+ * users (a plugin computes them in its `init` with {@link chatReplyPluginIds}).
+ *
+ * @param replySteps - Asked at each run: the reply steps (`pluginId/reply`) of the runtime's chat
+ *   plugins, the executor's own included or not. Default: its own only.
  * @returns An executor with the action `reply`.
  *
  * @example
@@ -65,14 +72,14 @@ const CHAT_REPLY_MARK = Symbol.for('weft.plugin-chat.reply-executor');
  * ```
  * @claim tsdoc-chat-reply-history-unavailable
  */
-export function chatReplyExecutor(): Executor {
+export function chatReplyExecutor(replySteps?: () => readonly string[]): Executor {
   const executor: Executor = {
     action: 'reply',
     description:
       "Writes the agent's answer to the user's chat message with the text model, taking into account the conversation so far and what earlier steps found. Its text is what the user receives, so use it as the last step of every chat task.",
     execute: async (task: AgentTask, context: ExecutionContext): Promise<PluginResult> => {
       const data = (task.trigger.data ?? {}) as { room?: unknown; user?: unknown };
-      const history = await readHistory(task, context);
+      const history = await readHistory(task, context, replySteps?.() ?? []);
       const prompt = await context.render('reply', {
         room: typeof data.room === 'string' ? data.room : 'unknown',
         user: typeof data.user === 'string' ? data.user : 'unknown',
@@ -147,10 +154,15 @@ export const CHAT_HISTORY_UNAVAILABLE =
  * that cannot be read gives {@link CHAT_HISTORY_UNAVAILABLE} and a warning, unless the task was
  * aborted, which ends the step.
  */
-async function readHistory(task: AgentTask, context: ExecutionContext): Promise<string> {
-  // This step names itself, so an earlier task lists the answer it gave even when a later step
-  // or the task's timeout ended that task.
-  const results = [`${context.pluginId}/${context.step.action}`];
+async function readHistory(
+  task: AgentTask,
+  context: ExecutionContext,
+  replySteps: readonly string[],
+): Promise<string> {
+  // This step names itself and the other chat plugins' reply steps, so an earlier task lists the
+  // answer it gave, whichever transport's reply wrote it, even when a later step or the task's
+  // timeout ended that task.
+  const results = [...new Set([`${context.pluginId}/${context.step.action}`, ...replySteps])];
   try {
     // The reply reaches the user (with roomHistory 'shared', anyone in the room may read what
     // the prompt holds): an earlier task's failure is shown without its error text, which the

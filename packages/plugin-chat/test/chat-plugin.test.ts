@@ -967,6 +967,62 @@ describe('ChatPlugin', () => {
     expect(history).toContain('  Result: chat/reply returned {"text":"Second reply."}');
   });
 
+  it('lists in the reply prompt an earlier reply another chat plugin wrote, which a later step followed [claim:httpchat-reply-history-last-item] [claim:chat-reply-history-last-item]', async () => {
+    class PagerChatPlugin extends Plugin {
+      readonly id = 'pager';
+      readonly description = 'Answers pager messages.';
+      override readonly templates = { reply: CHAT_REPLY_TEMPLATE };
+      override readonly executors: readonly Executor[] = [chatReplyExecutor()];
+    }
+    class AfterPlugin extends Plugin {
+      readonly id = 'after';
+      readonly description = 'Runs after the reply.';
+      override readonly executors: readonly Executor[] = [
+        {
+          action: 'note',
+          description: 'Returns a note.',
+          execute: async () => ({ success: true, data: { noted: 'filed' } }),
+        },
+      ];
+    }
+    const model = new ScriptedModelProvider({
+      responses: [
+        {
+          steps: [
+            { pluginId: 'pager', action: 'reply' },
+            { pluginId: 'after', action: 'note' },
+          ],
+        },
+        'Paged reply.',
+        CONTINUE,
+        PLAN,
+        'Second reply.',
+      ],
+    });
+    runtime = await Runtime.init({
+      models: [model],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [
+        new ChatPlugin({ trustClientUser: true }),
+        new PagerChatPlugin(),
+        new AfterPlugin(),
+      ],
+      options: { server: { port: 0 }, logger: pino({ level: 'silent' }) },
+    });
+    await runtime.start();
+    const first = await post(runtime, { room: '42', user: 'ada', message: 'First words.' });
+    expect(first.json).toMatchObject({ status: 'completed', reply: 'Paged reply.' });
+    const second = await post(runtime, { room: '42', user: 'ada', message: 'Second words.' });
+    expect(second.json).toMatchObject({ status: 'completed', reply: 'Second reply.' });
+    // Requests 3 and 4 are the second message's plan and reply.
+    const history =
+      /## The conversation so far\n([\s\S]*?)\n\n## The message\n/.exec(
+        model.requests[4]?.at(-1)?.content ?? '',
+      )?.[1] ?? '';
+    expect(history).toContain('after/note returned {"noted":"filed"}');
+    expect(history).toContain('  Result: pager/reply returned {"text":"Paged reply."}');
+  });
+
   it('answers 502 without the internal error text, which is logged under the task id [claim:httpchat-row-502] [claim:httpchat-docs-url] [claim:httpchat-502-generic] [claim:httpchat-502-log] [claim:chat-502] [claim:chat-readme-error-docs-url] [claim:tsdoc-chat-502] [claim:errors-502-cause] [claim:errors-502-code]', async () => {
     const failing: ScriptedResponse = () => {
       throw new Error(

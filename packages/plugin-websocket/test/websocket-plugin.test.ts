@@ -93,6 +93,49 @@ describe('WebSocketPlugin conversation', () => {
     expect(history).toContain('echo: My name is Ada.');
   });
 
+  it('asks the history of its reply prompt to list the replies of every chat plugin in the runtime, ChatPlugin’s included [claim:chat-reply-history-last-item]', async () => {
+    const plugin = new WebSocketPlugin({ port: 0 });
+    const runtime = await Runtime.init({
+      models: [new ScriptedModelProvider({ responses: [] })],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [plugin, new ChatPlugin({ trustClientUser: true })],
+      options: { server: { port: 0 }, logger: capturingLogger('silent').logger },
+    });
+    stopAfterTest(runtime);
+    await runtime.start();
+    const asked: unknown[] = [];
+    const context = {
+      pluginId: 'websocket',
+      step: { pluginId: 'websocket', action: 'reply' },
+      chain: [],
+      signal: new AbortController().signal,
+      memory: {
+        describeRelated: async (
+          _space: unknown,
+          _taskId: unknown,
+          options: { results?: unknown },
+        ) => {
+          asked.push(options.results);
+          return { memories: [], text: 'None.' };
+        },
+      },
+      render: async () => 'prompt',
+      models: { generateText: async () => 'Hello.' },
+    };
+    const task = {
+      id: 't1',
+      space: chatSpace('r42', 'ada'),
+      trigger: { pluginId: 'websocket', action: 'message', message: 'Hi', data: {} },
+    };
+    const [executor] = plugin.executors;
+    const result = await executor?.execute(
+      task as unknown as AgentTask,
+      context as unknown as Parameters<NonNullable<typeof executor>['execute']>[1],
+    );
+    expect(result).toEqual({ success: true, data: { text: 'Hello.' } });
+    expect(asked).toEqual([['websocket/reply', 'chat/reply']]);
+  });
+
   it('adds the warning to a reply whose chain could not be stored, without the store error; the message was stored [claim:wsreadme-warning] [claim:wsdoc-warning]', async () => {
     class FailingChainStore extends InMemoryMemoryProvider {
       override async store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
