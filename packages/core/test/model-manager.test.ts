@@ -380,6 +380,11 @@ describe('ModelManager.call', () => {
     await expect(
       view.getObject({ schema: z.object({ ok: z.boolean() }), prompt: 'ok?' }),
     ).rejects.toBe(reason);
+    // Nothing of a getObject is checked either: its reason comes first, as for a call.
+    await expect(
+      view.getObject({ schema: z.object({ ok: z.boolean() }), prompt: 'ok?', maxRetries: -1 }),
+    ).rejects.toBe(reason);
+    await expect(view.getObject({ schema: {} as z.ZodType, prompt: 'ok?' })).rejects.toBe(reason);
     await expect(
       models.call('text-generation', hello, { signal: AbortSignal.abort(reason) }),
     ).rejects.toBe(reason);

@@ -4,7 +4,14 @@
  * again, without a restart, once it answers.
  */
 import { describe, expect, it } from 'vitest';
-import type { RuntimeOptions, SpaceCoordinator, SpaceGrant, TaskArrival } from '@weft/core';
+import {
+  WeftError,
+  type Runtime,
+  type RuntimeOptions,
+  type SpaceCoordinator,
+  type SpaceGrant,
+  type TaskArrival,
+} from '@weft/core';
 import { ChatPlugin } from '@weft/plugin-chat';
 import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
 import { optionsSchema } from '../../../packages/core/src/runtime/options-schema';
@@ -151,6 +158,42 @@ describe('a stop that begins while the coordinator records a task', () => {
     expect([error.code, error.status]).toEqual(['WEFT_SHUTTING_DOWN', 503]);
     // Given back before the caller heard of it: a coordinator would otherwise keep it
     // unfinished, for another instance to run.
+    expect(coordinator.released).toEqual(['room#5 finished']);
+    expect(model.requests).toHaveLength(0);
+    expect(work.calls).toHaveLength(0);
+  });
+
+  it('refuses it the same way when the stop comes while the runtime is still starting [claim:task-dispatch-stop-during-admit]', async () => {
+    const coordinator = new HangingCoordinator();
+    coordinator.hang.admit = true;
+    const initHeld = deferred();
+    const holder: { runtime?: Runtime; refused?: ReturnType<typeof errorOf> } = {};
+    const work = recordingExecutor('work');
+    // A plugin whose init dispatches a task, then waits: the start is still running when the
+    // coordinator records the task and when stop() is called.
+    const { runtime, model } = await makeRuntime({
+      plugins: [
+        new TestPlugin('tools', {
+          executors: [work],
+          init: async () => {
+            holder.refused = errorOf((holder.runtime as Runtime).dispatch(event));
+            await initHeld.promise;
+          },
+        }),
+      ],
+      responses: planner(['tools', 'work']),
+      coordinator,
+    });
+    holder.runtime = runtime;
+    const starting = runtime.start().catch((error: unknown) => error);
+    await waitFor(() => coordinator.heldAdmits.length === 1);
+    const stopped = runtime.stop();
+    coordinator.heldAdmits[0]?.resolve(5);
+    const error = await (holder.refused as ReturnType<typeof errorOf>);
+    initHeld.resolve();
+    await stopped;
+    expect(WeftError.is(await starting, 'WEFT_RUNTIME_STOPPED')).toBe(true);
+    expect([error.code, error.status]).toEqual(['WEFT_SHUTTING_DOWN', 503]);
     expect(coordinator.released).toEqual(['room#5 finished']);
     expect(model.requests).toHaveLength(0);
     expect(work.calls).toHaveLength(0);

@@ -443,6 +443,9 @@ export class ModelManager {
    * refinement that throws rather than reporting an issue), at once, without asking again.
    * @throws {@link WeftError} `WEFT_UNSUPPORTED_SCHEMA`, before any model call, when `schema`
    * is not a zod 4 schema (a zod 3 schema, say).
+   * @throws The reason of the request's signal (or of the view's, see
+   * {@link ModelManager.withSignal}) when it has aborted already, before `maxRetries` or the
+   * schema is checked: no model is asked.
    *
    * @example
    * ```ts
@@ -462,6 +465,8 @@ export class ModelManager {
    * @claim tsdoc-models-get-object-retries
    */
   async getObject<T extends z.ZodType>(config: GetObjectConfig<T>): Promise<z.output<T>> {
+    // As for a capability call: once its signal has fired, nothing is checked or asked for.
+    (config.request?.signal ?? this.defaultSignal)?.throwIfAborted();
     const schemaName = config.schemaName ?? 'object';
     // Only an absent option takes the default: a `null` from JavaScript is a mistake like `-1`.
     const maxRetries = config.maxRetries === undefined ? this.defaultMaxRetries : config.maxRetries;

@@ -366,15 +366,8 @@ export class Runtime {
         { status: 400 },
       );
     }
-    // A stop() called during start leaves the phase `starting` until the start rolls back, and
-    // a task accepted meanwhile would only be cancelled.
-    if (this.stopRequested || this.phase === 'stopping' || this.phase === 'stopped') {
-      throw new WeftError(
-        'WEFT_SHUTTING_DOWN',
-        'Runtime.dispatch: the runtime is stopping and accepts no new tasks.',
-        { status: 503, expose: true },
-      );
-    }
+    const stopping = this.stoppingRefusal();
+    if (stopping) throw stopping;
     const refusal = this.scheduler.refusal(this.admitting);
     if (refusal) throw refusal;
     const task = newTask(randomId(), space, event);
@@ -385,11 +378,15 @@ export class Runtime {
     } finally {
       this.admitting -= 1;
     }
-    // A stop that began while the coordinator recorded the task has closed the queue, and the
-    // caller is told the task was not accepted. The coordinator must then forget it too: a task
-    // it keeps unfinished is run by another instance, for a caller that may have retried it.
-    const closed = this.scheduler.refusal();
-    if (this.coordinator && ticket !== undefined && closed?.code === 'WEFT_SHUTTING_DOWN') {
+    // A stop that began while the coordinator recorded the task refuses it, and the caller is
+    // told the task was not accepted. The coordinator must then forget it too: a task it keeps
+    // unfinished is run by another instance, for a caller that may have retried it. A stop
+    // during start has not closed the queue yet (it waits for the start to roll back), so the
+    // runtime's own state is asked, not only the scheduler's.
+    const scheduled = this.scheduler.refusal();
+    const closed =
+      this.stoppingRefusal() ?? (scheduled?.code === 'WEFT_SHUTTING_DOWN' ? scheduled : undefined);
+    if (this.coordinator && ticket !== undefined && closed) {
       await this.coordinator.release(space.id, ticket, 'finished');
       throw closed;
     }
@@ -397,6 +394,22 @@ export class Runtime {
     // A caller that only wanted the acknowledgement must not cause an unhandled rejection.
     done.catch(() => undefined);
     return { taskId: task.id, done };
+  }
+
+  /**
+   * The refusal of a task that arrives once `stop()` was called. A stop() called during start
+   * leaves the phase `starting` until the start rolls back, and a task accepted meanwhile would
+   * only be cancelled.
+   */
+  private stoppingRefusal(): WeftError | undefined {
+    if (!this.stopRequested && this.phase !== 'stopping' && this.phase !== 'stopped') {
+      return undefined;
+    }
+    return new WeftError(
+      'WEFT_SHUTTING_DOWN',
+      'Runtime.dispatch: the runtime is stopping and accepts no new tasks.',
+      { status: 503, expose: true },
+    );
   }
 
   private runQueued(task: AgentTask, ticket: number | undefined): Promise<AgentTask> {
