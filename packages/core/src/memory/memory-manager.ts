@@ -170,7 +170,8 @@ export class MemoryManager {
    * plugins' reply): the text may quote upstream URLs, keys or an executor's internals.
    * `results` names steps (`pluginId/action`) whose result an entry shows on a line of its own
    * when a later item followed it, which the outcome alone would hide (the chat plugins' reply
-   * names itself, so its prompt shows each answer given).
+   * names the reply steps of every chat plugin of the runtime, so its prompt shows each answer
+   * given).
    * @returns `memories`: the memories read, newest first; `text`: their rendering (`None.`
    * when there are none).
    */
