@@ -72,6 +72,7 @@ export const DOCS_TESTS = [
       'packages/plugin-mcp/test/options-defaults',
       'packages/plugin-websocket/test/readme-options',
       'packages/testing/test/readme-errors',
+      'tests/unit/testing-browser-exports',
     ].map((name) => `${name}.test.ts`),
   );
 

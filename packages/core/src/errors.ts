@@ -270,7 +270,7 @@ export const CORE_ERRORS = {
       raisedBy:
         '`Runtime.dispatch` (and `Runtime.accept`), the scheduler; `@weft/plugin-websocket` sends it as an `error` frame',
       raisers: [
-        'core/src/runtime/runtime.ts#Runtime.accept',
+        'core/src/runtime/runtime.ts#Runtime.stoppingRefusal',
         'core/src/scheduler/scheduler.ts#Scheduler.refusal',
         'plugin-websocket/src/connection.ts#ChatConnection.onFrame',
       ],
