@@ -202,6 +202,8 @@ export class ChatPlugin extends Plugin {
   /** Most requests of one connection waiting for their tasks at once. */
   readonly maxInFlight: number;
   private readonly inFlightByConnection = new WeakMap<object, number>();
+  /** The reply steps of the runtime's other chat plugins, learnt in `init`. */
+  private otherReplySteps: readonly string[] = [];
 
   /**
    * @param options - The route's path, the hooks that authenticate and authorise, and the
@@ -250,8 +252,18 @@ export class ChatPlugin extends Plugin {
     if (!Number.isInteger(this.maxInFlight) || this.maxInFlight <= 0) {
       throw invalidOption('maxInFlight', 'a positive integer', this.maxInFlight);
     }
-    this.executors = [chatReplyExecutor()];
+    this.executors = [chatReplyExecutor(() => this.otherReplySteps)];
     this.triggers = [this.messageRoute()];
+  }
+
+  /**
+   * Learns the other chat reply steps of the runtime (`websocket/reply` beside it, say), so the
+   * reply prompt shows the answers given over either transport.
+   */
+  override async init(runtime: Runtime): Promise<void> {
+    this.otherReplySteps = chatReplyPluginIds(runtime.plugins, this.id)
+      .slice(1)
+      .map((id) => `${id}/reply`);
   }
 
   private messageRoute(): TriggerRoute {

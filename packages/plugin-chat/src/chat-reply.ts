@@ -49,6 +49,13 @@ const CHAT_REPLY_MARK = Symbol.for('weft.plugin-chat.reply-executor');
  * written: the history is {@link CHAT_HISTORY_UNAVAILABLE} and a warning with an `errorId` is
  * logged. Its result's `data.text` is what `findReply` reads back.
  *
+ * An earlier task whose reply step was followed by another step shows that reply on a line of its
+ * own. The executor knows its own step; pass `replySteps` to name the other plugins' chat reply
+ * steps too (`pluginId/reply`, as {@link chatReplyPluginIds} lists the plugins), so that a task
+ * answered over another transport shows its reply as well.
+ *
+ * @param replySteps - The other chat reply steps whose results the history shows, read each time
+ *   the step runs (a plugin learns them in `init`). Default: none.
  * @returns An executor with the action `reply`.
  *
  * @example
@@ -65,14 +72,14 @@ const CHAT_REPLY_MARK = Symbol.for('weft.plugin-chat.reply-executor');
  * ```
  * @claim tsdoc-chat-reply-history-unavailable
  */
-export function chatReplyExecutor(): Executor {
+export function chatReplyExecutor(replySteps: () => readonly string[] = () => []): Executor {
   const executor: Executor = {
     action: 'reply',
     description:
       "Writes the agent's answer to the user's chat message with the text model, taking into account the conversation so far and what earlier steps found. Its text is what the user receives, so use it as the last step of every chat task.",
     execute: async (task: AgentTask, context: ExecutionContext): Promise<PluginResult> => {
       const data = (task.trigger.data ?? {}) as { room?: unknown; user?: unknown };
-      const history = await readHistory(task, context);
+      const history = await readHistory(task, context, replySteps());
       const prompt = await context.render('reply', {
         room: typeof data.room === 'string' ? data.room : 'unknown',
         user: typeof data.user === 'string' ? data.user : 'unknown',
@@ -147,10 +154,14 @@ export const CHAT_HISTORY_UNAVAILABLE =
  * that cannot be read gives {@link CHAT_HISTORY_UNAVAILABLE} and a warning, unless the task was
  * aborted, which ends the step.
  */
-async function readHistory(task: AgentTask, context: ExecutionContext): Promise<string> {
-  // This step names itself, so an earlier task lists the answer it gave even when a later step
-  // or the task's timeout ended that task.
-  const results = [`${context.pluginId}/${context.step.action}`];
+async function readHistory(
+  task: AgentTask,
+  context: ExecutionContext,
+  otherReplySteps: readonly string[],
+): Promise<string> {
+  // This step names itself, and the other chat reply steps, so an earlier task lists the answer
+  // it gave, over either transport, even when a later step or the task's timeout ended that task.
+  const results = [`${context.pluginId}/${context.step.action}`, ...otherReplySteps];
   try {
     // The reply reaches the user (with roomHistory 'shared', anyone in the room may read what
     // the prompt holds): an earlier task's failure is shown without its error text, which the

@@ -11,7 +11,12 @@ import {
   type TriggerStart,
 } from '@weft/core';
 import { describeError, errorDocsUrl } from '@weft/core/internal';
-import { CHAT_REPLY_TEMPLATE, ChatAccess, chatReplyExecutor } from '@weft/plugin-chat';
+import {
+  CHAT_REPLY_TEMPLATE,
+  ChatAccess,
+  chatReplyExecutor,
+  chatReplyPluginIds,
+} from '@weft/plugin-chat';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { ChatConnection, REVOKED_CLOSE, type ConnectionHost } from './connection.js';
 import {
@@ -79,7 +84,9 @@ export class WebSocketPlugin extends Plugin {
   readonly description =
     'Receives chat messages over websocket connections and answers them with a reply written by the text model.';
   override readonly templates: Readonly<Record<string, string>> = { reply: CHAT_REPLY_TEMPLATE };
-  override readonly executors: readonly Executor[] = [chatReplyExecutor()];
+  override readonly executors: readonly Executor[] = [
+    chatReplyExecutor(() => this.otherReplySteps),
+  ];
   override readonly triggers: readonly Trigger[];
   /** The options, defaults filled in. */
   readonly options: ResolvedOptions;
@@ -116,6 +123,8 @@ export class WebSocketPlugin extends Plugin {
   private closing: Promise<void> | undefined;
   private listeningPort: number | undefined;
   private readonly checkUpgrade: ReturnType<typeof upgradeGate>;
+  /** The reply steps of the runtime's other chat plugins (`chat/reply`), learnt in `init`. */
+  private otherReplySteps: readonly string[] = [];
 
   /**
    * @param options - Where to listen, who may connect, and the limits.
@@ -211,6 +220,16 @@ export class WebSocketPlugin extends Plugin {
   close(): Promise<void> {
     this.closing ??= this.closeOnce();
     return this.closing;
+  }
+
+  /**
+   * Learns the other chat reply steps of the runtime (`chat/reply` beside it, say), so the reply
+   * prompt shows the answers given over either transport.
+   */
+  override async init(runtime: Runtime): Promise<void> {
+    this.otherReplySteps = chatReplyPluginIds(runtime.plugins, this.id)
+      .slice(1)
+      .map((id) => `${id}/reply`);
   }
 
   override async shutdown(): Promise<void> {
