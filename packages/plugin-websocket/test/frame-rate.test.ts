@@ -155,6 +155,31 @@ describe('frame rate', () => {
     expect(accepted.map((event) => (event.data as { user?: string }).user)).toEqual(['eve']);
   });
 
+  it('runs on, without sending its reply, the task of a message the runtime was still taking (as a coordinator records it) when a flood closed the connection [claim:wsdoc-frame-rate-pending] [claim:wsreadme-max-frames-pending]', async () => {
+    let admit: () => void = () => undefined;
+    const booted = await boot({ maxFramesPerSecond: 3 });
+    const accept = booted.runtime.accept.bind(booted.runtime);
+    const tasks: Promise<{ status: string }>[] = [];
+    // The runtime takes the message only once released, as it does while a coordinator records it.
+    vi.spyOn(booted.runtime, 'accept').mockImplementation(async (event) => {
+      await new Promise<void>((resolve) => (admit = resolve));
+      const accepted = await accept(event);
+      tasks.push(accepted.done);
+      return accepted;
+    });
+    const client = await open(booted.url);
+    const received: ServerFrame[] = [];
+    client.socket.on('message', (data) => received.push(JSON.parse(String(data)) as ServerFrame));
+    client.send({ type: 'message', id: 'm1', room: 'lobby', user: 'ada', message: 'Hello!' });
+    await expect.poll(() => vi.mocked(booted.runtime.accept).mock.calls.length).toBe(1);
+    for (let index = 0; index < 3; index += 1) client.send('not json');
+    expect((await client.closed).code).toBe(FLOOD_CLOSE.code);
+    admit();
+    await expect.poll(() => tasks.length, { timeout: 3_000 }).toBe(1);
+    expect(await tasks[0]).toMatchObject({ status: 'completed' });
+    expect(received.map((frame) => frame.type)).toEqual(['error', 'error']);
+  });
+
   it('counts a message sent in fragments once, and pings and pongs not at all [claim:wsdoc-frame-rate-counting] [claim:wsreadme-max-frames-counting]', async () => {
     const booted = await boot({ maxFramesPerSecond: 2 });
     const client = await open(booted.url);

@@ -1,6 +1,14 @@
 import { connect as tcpConnect } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
-import { Runtime, WeftError, type AgentTask, type Memory, type SpaceCoordinator } from '@weft/core';
+import {
+  Plugin,
+  Runtime,
+  WeftError,
+  type AgentTask,
+  type Executor,
+  type Memory,
+  type SpaceCoordinator,
+} from '@weft/core';
 import { ChatPlugin, chatSpace, NOT_REMEMBERED_WARNING } from '@weft/plugin-chat';
 import {
   InMemoryMemoryProvider,
@@ -328,6 +336,70 @@ describe('WebSocketPlugin beside ChatPlugin in one runtime', () => {
     });
     // The same space: the HTTP message's planning saw the websocket one.
     expect(plans[1]).toContain('over the websocket');
+  });
+
+  it('shows, in the reply prompt, the answer given over the other transport even when a later step followed it [claim:wsreadme-executor-history]', async () => {
+    /** A step the model plans after the reply. */
+    class AfterPlugin extends Plugin {
+      readonly id = 'after';
+      readonly description = 'Runs after the reply.';
+      override readonly executors: readonly Executor[] = [
+        {
+          action: 'note',
+          description: 'Returns a note.',
+          execute: async () => ({ success: true, data: { noted: 'filed' } }),
+        },
+      ];
+    }
+    const replyPrompts: string[] = [];
+    let plans = 0;
+    const model = new ScriptedModelProvider({
+      fallback: (messages, request) => {
+        const prompt = messages.map((entry) => entry.content).join('\n');
+        if (request.purpose === 'plan') {
+          // Each message is answered by its own transport's step; the first two replies are
+          // followed by another step, which hides them from the outcome an earlier task shows.
+          plans += 1;
+          const pluginId = plans === 2 ? 'chat' : 'websocket';
+          const after = plans === 3 ? [] : [{ pluginId: 'after', action: 'note' }];
+          return { steps: [{ pluginId, action: 'reply' }, ...after] };
+        }
+        if (request.purpose === 'review') return { type: 'continue' };
+        replyPrompts.push(prompt);
+        return echoModel(messages, request);
+      },
+    });
+    const plugin = new WebSocketPlugin({ port: 0, trustClientUser: true });
+    const runtime = await Runtime.init({
+      models: [model],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [new ChatPlugin({ trustClientUser: true }), plugin, new AfterPlugin()],
+      options: { server: { port: 0 }, logger: capturingLogger('info').logger },
+    });
+    stopAfterTest(runtime);
+    await runtime.start();
+
+    const client = await open(plugin.url as string);
+    client.send(message('1', 'first over the websocket'));
+    expect(await client.next()).toMatchObject({ type: 'accepted', id: '1' });
+    expect(await client.next()).toMatchObject({ type: 'reply', id: '1' });
+    const response = await fetch(`${runtime.server.url}/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ room: 'r42', user: 'ada', message: 'then over HTTP' }),
+    });
+    expect(response.status).toBe(200);
+    client.send(message('2', 'last over the websocket'));
+    expect(await client.next()).toMatchObject({ type: 'accepted', id: '2' });
+    expect(await client.next()).toMatchObject({ type: 'reply', id: '2' });
+
+    // The HTTP reply's prompt shows the websocket answer, and the last one's the HTTP answer.
+    expect(replyPrompts[1]).toContain(
+      'Result: websocket/reply returned {"text":"echo: first over the websocket"}',
+    );
+    expect(replyPrompts[2]).toContain(
+      'Result: chat/reply returned {"text":"echo: then over HTTP"}',
+    );
   });
 
   it('counts maxInFlightPerUser apart from ChatPlugin, so a user may have that many messages waiting on each [claim:chat-readme-per-user-apart] [claim:wsreadme-per-user-apart] [claim:wsdoc-per-user-apart] [claim:tsdoc-chat-per-user-apart]', async () => {
