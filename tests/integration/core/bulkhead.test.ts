@@ -540,7 +540,7 @@ describe('bulkhead slots and deadlines', () => {
     expect(failedReview?.error).toContain('model:scripted');
   });
 
-  it('runs the other tasks without their memory while a hung store holds its slots, and times out those holding them [claim:prod-shared-memory-hangs] [claim:sp-hung-store] [claim:task-hung-store-others-run]', async () => {
+  it('runs the other tasks without their memory while a hung store holds its slots, and times out those holding them [claim:prod-shared-memory-hangs] [claim:sp-hung-store] [claim:task-hung-store-others-run] [claim:mpm-hung-store-others]', async () => {
     const { logger, lines } = capturingLogger();
     // Recording the trigger of a task in space `a` never returns; every other write does.
     const runtime = await echoOverHangingStore('trigger', {
@@ -568,7 +568,7 @@ describe('bulkhead slots and deadlines', () => {
     expect(timedOut.chain.at(-1)?.error).toContain('[WEFT_TASK_TIMEOUT]');
   });
 
-  it('without a limits entry for the store, holds its calls to maxConcurrent, by default one less than the workers [claim:task-hung-store-others-run]', async () => {
+  it('without a limits entry for the store, holds its calls to maxConcurrent, by default one less than the workers [claim:task-hung-store-others-run] [claim:mpm-hung-store-others]', async () => {
     // Recording the trigger of a task in space `a` never returns; every other write does.
     const runtime = await echoOverHangingStore('trigger', {
       taskTimeoutMs: 1_500,
