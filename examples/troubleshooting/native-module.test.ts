@@ -35,7 +35,7 @@ afterEach(() => {
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 describe('a better-sqlite3 binary built for another Node.js version', () => {
-  it('fails the start with WEFT_START_FAILED naming the memory provider, then WEFT_SQLITE_OPEN_FAILED and Node’s message [claim:trouble-node-module-version] [claim:errors-sqlite-open-native-binary]', async () => {
+  it('fails the start with WEFT_START_FAILED naming the memory provider, then WEFT_SQLITE_OPEN_FAILED and Node’s message [claim:trouble-node-module-version] [claim:errors-sqlite-open-native-binary] [claim:sqlite-open-native-binary]', async () => {
     const standIn = new Module(bindingsPath);
     standIn.filename = bindingsPath;
     standIn.loaded = true;
@@ -71,7 +71,7 @@ describe('a better-sqlite3 binary built for another Node.js version', () => {
     }
   });
 
-  it('fails the start the same way, with bindings’ “Could not locate the bindings file”, when no binary was built, as after npm 12 blocked the install script [claim:trouble-npm12-blocked] [claim:errors-sqlite-open-native-binary]', async () => {
+  it('fails the start the same way, with bindings’ “Could not locate the bindings file”, when no binary was built, as after npm 12 blocked the install script [claim:trouble-npm12-blocked] [claim:errors-sqlite-open-native-binary] [claim:sqlite-open-native-binary]', async () => {
     // better-sqlite3's tarball has no binary: its install script fetches or compiles one. Where
     // npm 12 blocked that script, `bindings` searches a package with no build folder; the real
     // `bindings`, pointed at an empty folder, fails as it then does.
