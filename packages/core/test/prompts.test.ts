@@ -231,6 +231,28 @@ describe('PromptRegistry', () => {
     );
   });
 
+  it('fails as an undefined variable on first and last of an empty list or a text, and on size of a number or a boolean [claim:liq-size-first-last-missing]', async () => {
+    const prompts = new PromptRegistry();
+    prompts.register('stats', 'first', '{{ value.first }}');
+    prompts.register('stats', 'last', '{{ value.last }}');
+    prompts.register('stats', 'size', '{{ value.size }}');
+    for (const [name, value] of [
+      ['first', []],
+      ['last', []],
+      ['first', 'text'],
+      ['last', 'text'],
+      ['size', 42],
+      ['size', true],
+    ] as const) {
+      const error = await errorOf(prompts.render(`stats/${name}`, { value }));
+      expect(error.code).toBe('WEFT_TEMPLATE_RENDER_FAILED');
+      expect(error.message).toContain(`undefined variable: value.${name}`);
+    }
+    // A list with items, and an empty text, still give their ends and size.
+    expect(await prompts.render('stats/first', { value: ['tea'] })).toBe('tea');
+    expect(await prompts.render('stats/size', { value: '' })).toBe('0');
+  });
+
   it('falls back to the default filter’s value when a variable is missing [claim:liq-default-filter]', async () => {
     const prompts = new PromptRegistry();
     prompts.register('digest', 'length', 'At most {{ maxWords | default: 80 }} words.');
