@@ -473,8 +473,8 @@ describe('a project made with npm, installed with pnpm once Weft is published', 
   });
 });
 
-describe("the clone's npm ci on Node.js 20", () => {
-  it('warns EBADENGINE only about development tools that ask for a later Node.js, none of them installed with a Weft package [claim:install-node20-ebadengine]', () => {
+describe("the clone's npm ci on Node.js 20 and 22.12", () => {
+  it('warns EBADENGINE only about development tools that ask for a later Node.js, on 20 and 22.12 alone, none of them installed with a Weft package [claim:install-node20-ebadengine]', () => {
     const lock = (
       JSON.parse(readFileSync(path.join(root, 'package-lock.json'), 'utf8')) as {
         packages: Record<string, LockEntry>;
@@ -483,13 +483,19 @@ describe("the clone's npm ci on Node.js 20", () => {
     const oldest = `${readFileSync(path.join(root, '.nvmrc'), 'utf8').trim()}.0`;
     // npm warns about a package whose engines field refuses this Node.js; an optional one it
     // skips without a word.
-    const refusing = Object.entries(lock)
-      .filter(([location, entry]) => {
-        const range = Array.isArray(entry.engines) ? undefined : entry.engines?.node;
-        return location !== '' && range !== undefined && !semver.satisfies(oldest, range);
-      })
-      .filter(([, entry]) => entry.optional !== true);
-    expect(refusing.length).toBeGreaterThan(0);
+    const refusedOn = (version: string) =>
+      Object.entries(lock)
+        .filter(([location, entry]) => {
+          const range = Array.isArray(entry.engines) ? undefined : entry.engines?.node;
+          return location !== '' && range !== undefined && !semver.satisfies(version, range);
+        })
+        .filter(([, entry]) => entry.optional !== true);
+    const refusing = [...refusedOn(oldest), ...refusedOn('22.12.0')];
+    // The page names Node.js 20 and 22.12: each gets the warning, and no later version does.
+    expect(refusedOn(oldest).length).toBeGreaterThan(0);
+    expect(refusedOn('22.12.0').length).toBeGreaterThan(0);
+    for (const later of ['22.13.0', '24.0.0', '26.0.0'])
+      expect({ later, refusing: refusedOn(later) }).toEqual({ later, refusing: [] });
     // Only a dev dependency of the clone: the install goes on (no engine-strict), and no user
     // of a Weft package gets it.
     expect(refusing.filter(([, entry]) => entry.dev !== true)).toEqual([]);
