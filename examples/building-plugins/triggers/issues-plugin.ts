@@ -51,7 +51,8 @@ export class IssuesPlugin extends Plugin {
         const event = request.body as Partial<IssueEvent> | undefined;
         if (
           typeof event?.repository !== 'string' ||
-          typeof event.issue?.number !== 'number'
+          typeof event.issue?.number !== 'number' ||
+          typeof event.issue.title !== 'string'
         ) {
           throw new HttpError(
             422,

@@ -99,6 +99,13 @@ describe('a route trigger', () => {
           'Content-Type': 'text/plain',
         }),
       ).toMatchObject({ status: 422 });
+      // The handler checks every field it uses: an issue without a title is
+      // refused too, rather than labelled from nothing.
+      const untitled = { repository: 'weft', issue: { number: 9 } };
+      expect(await post(url, JSON.stringify(untitled))).toMatchObject({
+        status: 422,
+        body: { error: { code: 'WEFT_BAD_REQUEST' } },
+      });
       expect(await postWithHost(url, 'agent.example.com')).toBe(403);
       expect(
         await post(url, JSON.stringify(event), {
