@@ -271,7 +271,7 @@ describe('McpPlugin against a hostile stdio server', { timeout: 60_000 }, () => 
     expect(isRunning(serverPid)).toBe(false);
   });
 
-  it('stop() ends a process the server moved to a session of its own with setsid [claim:mcp-process-setsid] [claim:tsdoc-mcp-process-close]', async () => {
+  it('stop() ends a process the server moved to a session of its own with setsid [claim:mcp-process-setsid] [claim:prod-mcp-processes-setsid] [claim:tsdoc-mcp-process-close]', async () => {
     const strayFile = await tempFile('stray-pid');
     // `exec` makes the shell the server, so the setsid'd sleep is the server's own child.
     const server: McpStdioServerOptions = {
