@@ -6,7 +6,12 @@ import { defineTemplate, PromptRegistry, type PromptTemplate } from '@weft/core'
 import { Liquid } from 'liquidjs';
 import ts from 'typescript';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loadedLiquid, loadLiquid } from '../src/prompts/liquid-engine.js';
+import {
+  LIQUID_MEMORY_LIMIT,
+  LIQUID_RENDER_LIMIT_MS,
+  loadedLiquid,
+  loadLiquid,
+} from '../src/prompts/liquid-engine.js';
 import { errorOf } from './fixtures.js';
 
 const directories: string[] = [];
@@ -824,6 +829,31 @@ describe('PromptRegistry with function templates', () => {
     const greeting = new Greeting();
     await prompts.render('mail/said', greeting as never);
     expect(render).toHaveBeenLastCalledWith(greeting);
+  });
+
+  it('fails a liquid render that would allocate past its memory limit, or run past one second, with WEFT_TEMPLATE_RENDER_FAILED [claim:liq-render-limits]', async () => {
+    expect(LIQUID_RENDER_LIMIT_MS).toBe(1_000);
+    expect(LIQUID_MEMORY_LIMIT).toBe(100_000_000);
+    const prompts = new PromptRegistry();
+    prompts.register('chat', 'range', '{% for i in (1..n) %}x{% endfor %}');
+    prompts.register(
+      'chat',
+      'nested',
+      '{% for i in (1..n) %}{% for j in (1..n) %}{% endfor %}{% endfor %}',
+    );
+    // A billion-item range is refused before it is made.
+    const large = await errorOf(prompts.render('chat/range', { n: 1_000_000_000 }));
+    expect(large.code).toBe('WEFT_TEMPLATE_RENDER_FAILED');
+    expect(large.message).toContain('memory alloc limit exceeded');
+    // Ten billion empty turns fit the memory limit, not the time limit.
+    const started = performance.now();
+    const slow = await errorOf(prompts.render('chat/nested', { n: 100_000 }));
+    expect(slow.code).toBe('WEFT_TEMPLATE_RENDER_FAILED');
+    expect(slow.message).toContain('template render limit exceeded');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(LIQUID_RENDER_LIMIT_MS - 50);
+    expect(performance.now() - started).toBeLessThan(LIQUID_RENDER_LIMIT_MS + 4_000);
+    // A render within both limits is untouched.
+    expect(await prompts.render('chat/range', { n: 3 })).toBe('xxx');
   });
 
   it('names a declared variable called __proto__ when it was not passed, and hands it over when it was [claim:liq-function-strict]', async () => {

@@ -39,6 +39,19 @@ export function setLiquidImporter(importer?: LiquidImporter): void {
 }
 
 /**
+ * Longest one liquid render may take, in milliseconds. A template renders values a user may have
+ * chosen (a message, a tool's answer): `{% for i in (1..n) %}` with a huge `n` would otherwise
+ * hold the process, whose renders are synchronous, for as long as it runs.
+ */
+export const LIQUID_RENDER_LIMIT_MS = 1_000;
+
+/**
+ * Most that one liquid render may allocate, in liquidjs's count (characters of the strings and
+ * items of the lists it makes), so that a range or a filter cannot exhaust the memory.
+ */
+export const LIQUID_MEMORY_LIMIT = 100_000_000;
+
+/**
  * The liquid engine of every registry, once {@link loadLiquid} has made it. All registries use
  * the same options, and liquid keeps nothing between parses or renders (no template cache is
  * configured), so one engine serves them all.
@@ -66,6 +79,8 @@ export function loadLiquid(): Promise<Liquid> {
         ownPropertyOnly: true,
         locale: SYSTEM_LOCALE,
         templates: {},
+        renderLimit: LIQUID_RENDER_LIMIT_MS,
+        memoryLimit: LIQUID_MEMORY_LIMIT,
       });
       for (const tag of FILE_TAGS) {
         made.registerTag(tag, {
