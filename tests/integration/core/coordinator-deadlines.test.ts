@@ -221,6 +221,35 @@ describe('an HTTP trigger in front of a coordinator that hangs', () => {
     expect(body.error.code).toBe('WEFT_COORDINATOR_TIMEOUT');
     expect(body.error.message).not.toContain('stuck-store');
   });
+
+  it("answers a chat request whose space the coordinator does not grant within coordinatorAcquireTimeoutMs with the generic 503 message, unlike coordinator-postgres's own acquire timeout, and logs the full error [claim:obs-request-failed-generic]", async () => {
+    const coordinator = new HangingCoordinator();
+    coordinator.hang.acquire = true;
+    const { logger, lines } = capturingLogger();
+    const { runtime } = await makeRuntime({
+      plugins: [new ChatPlugin({ trustClientUser: true })],
+      coordinator,
+      options: { logger, coordinatorAcquireTimeoutMs: 50, server: { port: 0 } },
+    });
+    await runtime.start();
+    const response = await fetch(`${runtime.server.url}/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ room: 'r1', user: 'ada', message: 'hello' }),
+      signal: AbortSignal.timeout(5_000),
+    });
+    expect(response.status).toBe(503);
+    const body = (await response.json()) as { error: { code: string; message: string } };
+    expect(body.error).toMatchObject({
+      code: 'WEFT_COORDINATOR_TIMEOUT',
+      message: 'Service Unavailable; the server log has the details under this requestId',
+    });
+    const failed = lines.find((line) => line.msg === 'request failed');
+    expect(failed).toMatchObject({ status: 503, code: 'WEFT_COORDINATOR_TIMEOUT' });
+    expect(String(failed?.error)).toContain('coordinatorAcquireTimeoutMs (50 ms)');
+    coordinator.hang.acquire = false;
+    coordinator.heldAcquires[0]?.resolve({ ticket: 1, signal: new AbortController().signal });
+  });
 });
 
 describe('a coordinator whose acquire never settles', () => {
