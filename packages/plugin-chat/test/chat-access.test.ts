@@ -819,6 +819,38 @@ describe('ChatPlugin: other methods on its path', () => {
     }
     expect(answers).toEqual({ list: [204, 204, 204], function: [204, 404, 404] });
   });
+
+  it('answers an OPTIONS request from an origin the server’s origin check refuses with 403 WEFT_ORIGIN_NOT_ALLOWED, not the cors middleware’s 204 nor the 404, with a cors origin list or function [claim:chat-readme-404-408] [claim:httpchat-row-404]', async () => {
+    const settings = {
+      list: { origin: ['https://a.example'] },
+      function: {
+        origin: (
+          origin: string | undefined,
+          callback: (error: Error | null, allow?: boolean) => void,
+        ) => callback(null, origin === 'https://a.example'),
+      },
+    };
+    const answers: Record<string, [number, string | undefined]> = {};
+    for (const [name, cors] of Object.entries(settings)) {
+      const { model, runtime } = await boot({ authenticate: () => ({ user: 'ada' }) }, undefined, {
+        port: 0,
+        cors,
+      });
+      // b.example is neither the server's origin, nor in allowedOrigins, nor one cors allows.
+      const preflight = await fetch(`${runtime.server.url}/chat`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://b.example', 'access-control-request-method': 'POST' },
+      });
+      const body = (await preflight.json()) as Answer;
+      answers[name] = [preflight.status, body.error?.code];
+      expect(model.requests).toHaveLength(0);
+      await runtime.stop();
+    }
+    expect(answers).toEqual({
+      list: [403, 'WEFT_ORIGIN_NOT_ALLOWED'],
+      function: [403, 'WEFT_ORIGIN_NOT_ALLOWED'],
+    });
+  });
 });
 
 describe('ChatPlugin: what middleware found', () => {
