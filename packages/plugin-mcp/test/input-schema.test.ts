@@ -284,6 +284,21 @@ describe('declaredOnly', () => {
     expect(parsed.safeParse({}).success).toBe(false);
   });
 
+  it('reads branches that only list required names as taking anything: an anyOf refuses nothing, a oneOf every call [claim:mcp-readme-required-only-branches]', () => {
+    const properties = { sku: { type: 'string' }, id: { type: 'string' } };
+    const branches = [{ required: ['sku'] }, { required: ['id'] }];
+    const either = inputSchemaOf('shop', tool({ properties, anyOf: branches }));
+    for (const value of [{ sku: 'A-1' }, { id: 'c-7' }, {}]) {
+      expect(either.safeParse(value).success).toBe(true);
+    }
+    const one = inputSchemaOf('shop', tool({ properties, oneOf: branches }));
+    for (const value of [{ sku: 'A-1' }, { id: 'c-7' }, { sku: 'A-1', id: 'c-7' }, {}]) {
+      const result = one.safeParse(value);
+      expect(result.success).toBe(false);
+      expect(result.error?.issues[0]?.message).toContain('more than one option matched');
+    }
+  });
+
   it('keeps extra properties a schema describes with a schema of their own, and checks them [claim:mcpdoc-undeclared] [claim:mcp-declared-only-rule] [claim:tsdoc-mcp-declared-only]', () => {
     const parsed = inputSchemaOf(
       'files',
