@@ -430,13 +430,14 @@ export const CORE_ERRORS = {
     /**
      * @claim errors-template-missing-variable
      * @claim errors-template-render-liquid-import
+     * @claim errors-template-render-limits
      */
     WEFT_TEMPLATE_RENDER_FAILED: {
       summary: 'Rendering a template failed, usually a missing variable.',
       raisedBy: '`PromptRegistry.render`, the function `PromptRegistry.get` returns',
       raisers: ['core/src/prompts/prompt-registry.ts#PromptRegistry.render'],
       cause:
-        'rendering a template failed, usually because it uses a variable the caller did not pass: templates render in strict mode, so a missing variable in an output such as `{{ name }}` is an error rather than an empty string (a condition such as `{% if name %}`, or the `default` filter, lets a missing one through; see [Strict variables](../core-utilities/liquid-templates.md#strict-variables)). A function template that throws, or returns something other than text, fails the same way, and so does the first render of a Liquid template registered before liquidjs loaded when liquidjs cannot be imported; the next render tries the import again.',
+        'rendering a template failed, usually because it uses a variable the caller did not pass: templates render in strict mode, so a missing variable in an output such as `{{ name }}` is an error rather than an empty string (a condition such as `{% if name %}`, or the `default` filter, lets a missing one through; see [Strict variables](../core-utilities/liquid-templates.md#strict-variables)). A Liquid render that runs longer than one second, or would allocate more than 100,000,000 characters or list items (a loop over a range a user chose, such as `(1..n)`), fails the same way, its message saying `template render limit exceeded` or `memory alloc limit exceeded` (see [Liquid templates](../core-utilities/liquid-templates.md)). A function template that throws, or returns something other than text, fails the same way, and so does the first render of a Liquid template registered before liquidjs loaded when liquidjs cannot be imported; the next render tries the import again.',
       fix: 'pass every variable the template uses (for a function template, every name its `variables` lists).',
     },
     /** @claim errors-listen-failed-websocket */

@@ -831,7 +831,7 @@ describe('PromptRegistry with function templates', () => {
     expect(render).toHaveBeenLastCalledWith(greeting);
   });
 
-  it('fails a liquid render that would allocate past its memory limit, or run past one second, with WEFT_TEMPLATE_RENDER_FAILED [claim:liq-render-limits]', async () => {
+  it('fails a liquid render that would allocate past its memory limit, or run past one second, with WEFT_TEMPLATE_RENDER_FAILED [claim:liq-render-limits] [claim:errors-template-render-limits]', async () => {
     expect(LIQUID_RENDER_LIMIT_MS).toBe(1_000);
     expect(LIQUID_MEMORY_LIMIT).toBe(100_000_000);
     const prompts = new PromptRegistry();

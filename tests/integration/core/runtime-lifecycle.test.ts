@@ -631,6 +631,36 @@ describe('Runtime start', () => {
     expect(await early).toMatchObject({ code: 'WEFT_TASK_CANCELLED', status: 503 });
   });
 
+  it('answers 503 WEFT_TASK_CANCELLED to a request whose task was queued during a start that then failed [claim:errors-503-failed-start]', async () => {
+    let answer: Promise<Response> | undefined;
+    const plugin = echoPlugin({
+      triggers: [
+        askRoute(),
+        {
+          type: 'start',
+          id: 'feed',
+          // The server listens before start triggers run: a request can queue a task meanwhile.
+          start: async (runtime) => {
+            answer = fetch(`${runtime.server.url}/ask`, { method: 'POST' });
+            await waitFor(() => runtime.scheduler.pending === 1);
+            throw new Error('feed unreachable');
+          },
+        },
+      ],
+    });
+    const { runtime } = await makeRuntime({
+      plugins: [plugin],
+      responses: planner(['echo', 'reply']),
+      options: { server: { port: 0 } },
+    });
+    expect((await errorOf(runtime.start())).code).toBe('WEFT_START_FAILED');
+    const response = await (answer as Promise<Response>);
+    expect(response.status).toBe(503);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe(
+      'WEFT_TASK_CANCELLED',
+    );
+  });
+
   it('cancels with WEFT_TASK_CANCELLED (503) the tasks dispatched to a runtime stopped before it ever started [claim:errors-task-cancelled-never-started]', async () => {
     const { runtime } = await makeRuntime({ responses: planner(['echo', 'reply']) });
     const early = errorOf(runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'a' }));
