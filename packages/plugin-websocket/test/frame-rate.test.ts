@@ -1,4 +1,6 @@
-import { EventEmitter } from 'node:events';
+import { randomBytes } from 'node:crypto';
+import { EventEmitter, once } from 'node:events';
+import { connect as connectTcp } from 'node:net';
 import type { IncomingMessage } from 'node:http';
 import type { Runtime, TriggerEvent } from '@weft/core';
 import { ChatAccess } from '@weft/plugin-chat';
@@ -210,6 +212,46 @@ describe('frame rate', () => {
     expect(booted.plugin.connectionCount).toBe(1);
     client.send('not json');
     expect(await client.next()).toMatchObject({ type: 'error', code: 'WEFT_WS_INVALID_FRAME' });
+  });
+
+  it('answers at most 60 pings waiting for their pongs: ws cuts a client one past that, without a close frame [claim:wsdoc-frame-rate-pings] [claim:wsreadme-ping-burst]', async () => {
+    const booted = await boot();
+    // A raw client, so that each burst arrives in one write and ws reads it in one go.
+    async function burstOfPings(count: number) {
+      const url = new URL(booted.url);
+      const socket = connectTcp(Number(url.port), url.hostname);
+      await once(socket, 'connect');
+      socket.write(
+        'GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
+          `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+      );
+      const [head] = (await once(socket, 'data')) as [Buffer];
+      expect(head.toString('latin1')).toMatch(/^HTTP\/1\.1 101 /);
+      let received = 0;
+      socket.on('data', (data: Buffer) => {
+        received += data.length;
+      });
+      const closed = once(socket, 'close');
+      // A masked ping with 4 bytes of data, answered by a 6-byte pong.
+      const mask = randomBytes(4);
+      const ping = Buffer.concat([
+        Buffer.from([0x89, 0x84]),
+        mask,
+        Buffer.from([1, 2, 3, 4].map((byte, index) => byte ^ mask[index]!)),
+      ]);
+      socket.write(Buffer.concat(Array.from({ length: count }, () => ping)));
+      return { socket, closed, received: () => received };
+    }
+    const kept = await burstOfPings(60);
+    await vi.waitFor(() => expect(kept.received()).toBe(60 * 6));
+    expect(booted.plugin.connectionCount).toBe(1);
+    kept.socket.destroy();
+    await kept.closed;
+    const cut = await burstOfPings(61);
+    await cut.closed;
+    // 60 pongs and nothing else: no 61st pong and no close frame.
+    expect(cut.received()).toBe(60 * 6);
+    await vi.waitFor(() => expect(booted.plugin.connectionCount).toBe(0));
   });
 
   it('logs a flood on a connection already closing, which keeps the code it was sent [claim:obs-ws-too-many-frames]', () => {
