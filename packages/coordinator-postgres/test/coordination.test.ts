@@ -723,13 +723,28 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
     const queued = victim.runtime.dispatch(event('room', 1, 1)).catch((error: unknown) => error);
     const waiting = victim.runtime.dispatch(event('held', 1, 1)).catch((error: unknown) => error);
     await started('room-0');
+    // Both others are recorded before the kill: one still being admitted would fail otherwise.
+    for (const requestId of ['room-1', 'held-1']) {
+      const by = Date.now() + 10_000;
+      while (
+        (
+          await db.sql(
+            `SELECT 1 FROM "${schema}".tasks WHERE arrival->'metadata'->>'requestId' = $1`,
+            [requestId],
+          )
+        ).length === 0
+      ) {
+        if (Date.now() > by) throw new Error(`${requestId} was not recorded within 10 s`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
     await db.sql(
       "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'weft-coordinator' AND pid IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND ((classid::bigint << 32) | objid::bigint) = $1::bigint)",
       [victim.coordinator.instance],
     );
     expect((await running).status).toBe('cancelled');
     for (const error of [await queued, await waiting]) {
-      expect(WeftError.is(error, 'WEFT_COORDINATOR_CONNECTION_LOST')).toBe(true);
+      expect(WeftError.is(error, 'WEFT_COORDINATOR_CONNECTION_LOST'), String(error)).toBe(true);
       expect((error as WeftError).status).toBe(503);
     }
     await holding.done;
