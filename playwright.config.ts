@@ -20,6 +20,10 @@ export default defineConfig({
     // tests themselves: a failure keeps a screenshot, and its retry on CI records the trace.
     trace: 'on-first-retry',
     screenshot: 'only-on-failure',
+    // A control that never becomes actionable fails its own step, naming it, well before the
+    // test's timeout would end the test with no word of where it hung.
+    actionTimeout: 15_000,
+    navigationTimeout: 30_000,
   },
   webServer: {
     // The production build, served the way `npm run serve` serves it.
