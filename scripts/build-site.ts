@@ -55,23 +55,6 @@ function clearRspackCache(siteDir: string): void {
   );
 }
 
-/**
- * Runs `command` with `args` in `siteDir`, output to this process's, and removes
- * `siteDir/RSPACK_CACHE_DIR` when it fails.
- *
- * @returns The command's exit status (1 when it was killed or could not start).
- */
-export async function buildClearingCacheOnFailure(
-  siteDir: string,
-  command: string,
-  args: readonly string[],
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<number> {
-  const status = await exitOf(spawn(command, args, { cwd: siteDir, stdio: 'inherit', env }));
-  if (status !== 0) clearRspackCache(siteDir);
-  return status;
-}
-
 /** A running hover-types process. */
 export interface HoverTypesRun {
   /** A file that exists while the process runs. */

@@ -19,7 +19,6 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   RSPACK_CACHE_DIR,
-  buildClearingCacheOnFailure,
   SSG_THREADS_VARIABLE,
   buildSite,
   hoverTypesProcess,
@@ -47,12 +46,23 @@ function siteWithCache(): { site: string; cacheFile: string } {
   return { site, cacheFile };
 }
 
-describe('buildClearingCacheOnFailure', () => {
+describe('a build that fails or succeeds', () => {
+  /** Runs buildSite in a site whose `build` file exits with `status`; nothing generated, every hover type cached. */
+  async function buildExiting(site: string, status: number, command = process.execPath) {
+    writeFileSync(path.join(site, 'build'), `process.exit(${status});`);
+    return buildSite(
+      site,
+      [],
+      async () => undefined,
+      command,
+      process.env,
+      () => undefined,
+    );
+  }
+
   it('keeps the cache when the build succeeds, and answers its status', async () => {
     const { site, cacheFile } = siteWithCache();
-    expect(
-      await buildClearingCacheOnFailure(site, process.execPath, ['-e', 'process.exit(0)']),
-    ).toBe(0);
+    expect(await buildExiting(site, 0)).toBe(0);
     expect(existsSync(cacheFile)).toBe(true);
   });
 
@@ -60,9 +70,7 @@ describe('buildClearingCacheOnFailure', () => {
     const { site } = siteWithCache();
     const said = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     expect(RSPACK_CACHE_DIR).toBe(path.join('node_modules', '.cache', 'rspack'));
-    expect(
-      await buildClearingCacheOnFailure(site, process.execPath, ['-e', 'process.exit(3)']),
-    ).toBe(3);
+    expect(await buildExiting(site, 3)).toBe(3);
     expect(existsSync(path.join(site, RSPACK_CACHE_DIR))).toBe(false);
     expect(said).toHaveBeenCalledWith(expect.stringContaining(`${RSPACK_CACHE_DIR} was removed`));
   });
@@ -76,9 +84,7 @@ describe('buildClearingCacheOnFailure', () => {
     const hoverEntry = path.join(site, hoverDir, 'fingerprint', 'entry.json');
     mkdirSync(path.dirname(hoverEntry), { recursive: true });
     writeFileSync(hoverEntry, '[]');
-    expect(
-      await buildClearingCacheOnFailure(site, process.execPath, ['-e', 'process.exit(2)']),
-    ).toBe(2);
+    expect(await buildExiting(site, 2)).toBe(2);
     expect(existsSync(path.join(site, RSPACK_CACHE_DIR))).toBe(false);
     expect(existsSync(hoverEntry)).toBe(true);
   });
@@ -86,7 +92,7 @@ describe('buildClearingCacheOnFailure', () => {
   it('fails, removing the cache, when the build cannot start', async () => {
     const { site } = siteWithCache();
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    expect(await buildClearingCacheOnFailure(site, path.join(site, 'no-such-command'), [])).toBe(1);
+    expect(await buildExiting(site, 0, path.join(site, 'no-such-command'))).toBe(1);
     expect(existsSync(path.join(site, RSPACK_CACHE_DIR))).toBe(false);
   });
 });
