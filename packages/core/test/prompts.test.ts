@@ -628,6 +628,19 @@ describe('PromptRegistry', () => {
     },
   );
 
+  it.skipIf(process.platform === 'win32')(
+    'rejects a .liquid named pipe instead of waiting on it, registering none [claim:liq-load-directory]',
+    async () => {
+      const directory = await tempDir({ 'a.liquid': 'A' });
+      execFileSync('mkfifo', [join(directory, 'pipe.liquid')]);
+      const prompts = new PromptRegistry();
+      const error = await errorOf(prompts.loadDirectory('mail', directory));
+      expect(error.code).toBe('WEFT_TEMPLATE_INVALID');
+      expect(error.message).toContain('pipe.liquid is not a regular file');
+      expect(prompts.list()).toEqual([]);
+    },
+  );
+
   it('names the file template that does not parse', async () => {
     const directory = await tempDir({ 'broken.liquid': '{% if %}' });
     const error = await errorOf(new PromptRegistry().loadDirectory('mail', directory));

@@ -84,13 +84,19 @@ export async function readTemplateFiles(
       !entry.isDirectory() && !entry.name.startsWith('.') && extname(entry.name) === '.liquid',
   );
   // A symbolic link is followed, as reading it would: one that leads to a directory is skipped
-  // like a directory, where reading it would fail the whole directory with EISDIR.
+  // like a directory, where reading it would fail the whole directory with EISDIR. What is not a
+  // regular file (a named pipe, a socket, a device) is refused: reading a pipe nobody writes to
+  // waits forever.
   const files = await Promise.all(
-    candidates.map(async (entry) =>
-      entry.isSymbolicLink() && (await stat(join(directory, entry.name))).isDirectory()
-        ? undefined
-        : entry.name,
-    ),
+    candidates.map(async (entry) => {
+      if (entry.isFile()) return entry.name;
+      const target = entry.isSymbolicLink() ? await stat(join(directory, entry.name)) : entry;
+      if (target.isDirectory()) return undefined;
+      if (!target.isFile()) {
+        throw new Error(`${entry.name} is not a regular file (a named pipe, socket or device)`);
+      }
+      return entry.name;
+    }),
   );
   // Sorted without the extension, as the registry lists names: `a` before `a-b`, although
   // `a-b.liquid` sorts before `a.liquid`.

@@ -142,7 +142,8 @@ export class PromptRegistry {
    * @param directory - Path of the directory to read (not recursive).
    * @returns The full names registered, sorted.
    * @throws {@link WeftError} `WEFT_TEMPLATE_INVALID` when the directory or one of its `.liquid`
-   * files cannot be read (a broken symbolic link, say), a file's name is not a valid template
+   * files cannot be read (a broken symbolic link, say) or is not a regular file (a named pipe,
+   * which reading could wait on forever), a file's name is not a valid template
    * name or a template does not parse; `WEFT_DUPLICATE` when a
    * template of that name exists; in a browser, which has no files, `WEFT_UNSUPPORTED_PLATFORM`.
    */
