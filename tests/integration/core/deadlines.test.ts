@@ -692,6 +692,36 @@ describe('a coordinator that loses the space', () => {
     await waitFor(() => released.length === 1);
     expect(released).toEqual(['room#1 abandoned']);
   });
+
+  it('keeps the status of a task whose steps had all run when the space is lost while it stores its chain [claim:task-status-cancelled]', async () => {
+    const { coordinator, lose } = losingCoordinator();
+    const storing = deferred();
+    const stored = deferred();
+    /** Holds the chain memory until the test has taken the space away. */
+    class HeldChains extends InMemoryMemoryProvider {
+      override async store(memory: Parameters<InMemoryMemoryProvider['store']>[0]) {
+        if (memory.kind === 'chain') {
+          storing.resolve();
+          await stored.promise;
+        }
+        return super.store(memory);
+      }
+    }
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('tools', { executors: [recordingExecutor('reply')] })],
+      responses: planner(['tools', 'reply']),
+      memory: new HeldChains(),
+      coordinator,
+    });
+    const task = runtime.dispatch({ pluginId: 'tools', triggerId: 'm', space: 'room' });
+    await storing.promise;
+    lose(new Error('lost the lock connection'));
+    stored.resolve();
+    const done = await task;
+    expect(done.status).toBe('completed');
+    expect(done.recorded.chain).toBe(true);
+  });
+
   it('ends cancelled, with no planning call, no step and no memory stored, a task whose space the coordinator grants already lost [claim:task-status-cancelled-before-run] [claim:sp-stored-never-ran] [claim:tut-never-ran-stores-none] [claim:wp-never-ran-none]', async () => {
     const coordinator = lostBeforeRunCoordinator();
     const waits = recordingExecutor('wait');
@@ -841,7 +871,7 @@ describe('stop() with tasks that ignore their signal', () => {
     expect(events).toEqual(['plugin shut down', 'chain stored']);
   });
 
-  it('names in the abandoned line a task that had finished and was storing its chain, which keeps its own status [claim:obs-tasks-abandoned-status]', async () => {
+  it('names in the abandoned line a task that had finished and was storing its chain, which keeps its own status [claim:obs-tasks-abandoned-status] [claim:task-cancel-rejects-waiting] [claim:task-status-cancelled]', async () => {
     const { logger, lines } = capturingLogger();
     const storing = deferred();
     /** Takes 3 s to store a chain memory, longer than the grace stop() gives cancelled tasks. */
