@@ -33,6 +33,36 @@ export interface StreamCut {
   readonly reason: CutReason;
   /** The limit that was passed: bytes for the sizes, milliseconds for the times. */
   readonly limit: number;
+  /**
+   * The JSON-RPC ids of the requests a POST carried, whose answers the cut dropped: what ties a
+   * cut answer to its call when several calls wait on one server. Absent for the background
+   * stream, and for a POST whose body is not a JSON-RPC request.
+   */
+  readonly requestIds?: readonly (string | number)[];
+}
+
+/**
+ * The ids of the JSON-RPC requests in a POST's body (one message, or a batch).
+ *
+ * @param body - The body the transport sent: the SDK sends a JSON string.
+ * @returns The ids, empty for a body that holds no request.
+ */
+export function requestIdsOf(body: RequestInit['body']): (string | number)[] {
+  if (typeof body !== 'string') return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return [];
+  }
+  const ids: (string | number)[] = [];
+  for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
+    const { id, method } = (message ?? {}) as { id?: unknown; method?: unknown };
+    if (typeof method === 'string' && (typeof id === 'string' || typeof id === 'number')) {
+      ids.push(id);
+    }
+  }
+  return ids;
 }
 
 /** The bounds of {@link boundedFetch}. */
@@ -238,6 +268,9 @@ export function boundedFetch(
   };
   return async (url, init) => {
     const method = (init?.method ?? 'GET').toUpperCase();
+    const requestIds = method === 'POST' ? requestIdsOf(init?.body) : [];
+    const trackThis = (cut: StreamCut) =>
+      track(requestIds.length > 0 ? { ...cut, requestIds } : cut);
     if (method === 'GET') {
       // Streams are opened at most once per reopenDelayMs, and ever more slowly after floods or
       // streams that ended at once: a server's `retry: 0` cannot make the client spin.
@@ -253,7 +286,7 @@ export function boundedFetch(
     const waitMs = method === 'GET' ? bounds.streamIdleMs : bounds.answerDeadlineMs;
     const giveUp = new AbortController();
     const deadline = setTimeout(() => {
-      track({ method, reason: method === 'GET' ? 'idle' : 'deadline', limit: waitMs });
+      trackThis({ method, reason: method === 'GET' ? 'idle' : 'deadline', limit: waitMs });
       giveUp.abort(new Error(`MCP server did not answer within ${waitMs} ms`));
       release();
     }, waitMs);
@@ -299,7 +332,7 @@ export function boundedFetch(
       if (method === 'POST' && !giveUp.signal.aborted) onLost();
     };
     return new Response(
-      boundedBody(response.body, method, bounds, release, track, onEnd, onBroken),
+      boundedBody(response.body, method, bounds, release, trackThis, onEnd, onBroken),
       {
         status: response.status,
         statusText: response.statusText,

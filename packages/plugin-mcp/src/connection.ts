@@ -2,6 +2,7 @@
  * One MCP server's connection: opens it with a deadline, reconnects with backoff when it drops,
  * and turns every way a call can fail into an {@link McpPluginError} without the server's text.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -302,14 +303,48 @@ function boundAnswers(transport: Transport, onDrop: () => void): Transport {
 /** A live client and what is known about its transport. */
 interface Live {
   readonly client: Client;
-  /** Set when the transport dropped an answer for being over the size limit. */
+  /**
+   * Set when the transport dropped an answer over the size limit that it cannot tie to a request:
+   * a stdio server's line, which is not read. Every call waiting on the connection then fails
+   * with `WEFT_MCP_RESULT_TOO_LARGE`.
+   */
   oversized: boolean;
   /**
-   * Aborted along with `oversized`: the SDK does not fail the pending call when an HTTP answer's
-   * stream breaks, so the call listens for this as well as for its deadline.
+   * The JSON-RPC ids of the calls whose answers were dropped for being over the size limit: an
+   * HTTP answer is tied to its request, so the other calls waiting on the connection fail as a
+   * lost connection does, not as too large.
+   */
+  readonly oversizedCalls: Set<string | number>;
+  /**
+   * Aborted when an answer is dropped for its size: the SDK does not fail the pending call when
+   * an HTTP answer's stream breaks, so the call listens for this as well as for its deadline.
    * @claim tsdoc-mcp-connection-broken-stream
    */
   readonly broken: AbortController;
+}
+
+/** The call a request is sent for: the transport notes its JSON-RPC id here. */
+interface CallMark {
+  id?: string | number;
+}
+
+/**
+ * Carries each call's {@link CallMark} from `callTool` to the transport's `send`, through the
+ * SDK's client, which does not say what id it gave a request.
+ */
+const currentCall = new AsyncLocalStorage<CallMark>();
+
+/** Has `transport` note the id of each `tools/call` request on the call's {@link CallMark}. */
+function markCallIds(transport: Transport): Transport {
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    const call = currentCall.getStore();
+    if (call !== undefined && 'method' in message && message.method === 'tools/call') {
+      if ('id' in message) call.id = message.id;
+    }
+    return send(message, options);
+  };
+  return transport;
 }
 
 /**
@@ -427,14 +462,18 @@ export class McpConnection {
         `McpPlugin: server "${this.server.name}" is disconnected and was not back within ${callTimeoutMs} ms; the plugin keeps reconnecting.`,
       );
     }
+    const call: CallMark = {};
     try {
-      const result = await live.client.callTool({ name: tool, arguments: args }, ToolAnswerSchema, {
-        signal: AbortSignal.any([deadline, live.broken.signal]),
-        timeout: callTimeoutMs + SDK_TIMER_GRACE_MS,
-      });
+      const result = await currentCall.run(call, () =>
+        live.client.callTool({ name: tool, arguments: args }, ToolAnswerSchema, {
+          signal: AbortSignal.any([deadline, live.broken.signal]),
+          timeout: callTimeoutMs + SDK_TIMER_GRACE_MS,
+        }),
+      );
       return result as CallToolResult;
     } catch (error) {
-      if (live.oversized) {
+      // Its own answer was too large; another call's, over HTTP, only took the connection down.
+      if (live.oversized || (call.id !== undefined && live.oversizedCalls.has(call.id))) {
         await this.restart(live);
         throw new McpPluginError(
           'WEFT_MCP_RESULT_TOO_LARGE',
@@ -456,7 +495,9 @@ export class McpConnection {
           `McpPlugin: server "${this.server.name}" answered the call of tool "${tool}" with something other than an MCP tool result; what is wrong with it is logged under error id ${errorId}.`,
         );
       }
-      if (error instanceof McpError && !closedUnder(live, error)) {
+      // Another call's answer was dropped for its size: the SDK fails this one as a timeout,
+      // but it was the connection, restarted below, that failed it.
+      if (error instanceof McpError && !closedUnder(live, error) && !live.broken.signal.aborted) {
         const errorId = randomUUID();
         this.settings.logger().warn(
           {
@@ -587,9 +628,15 @@ export class McpConnection {
       capabilities: {},
       jsonSchemaValidator: boundedOutputChecker(),
     });
-    const live: Live = { client, oversized: false, broken: new AbortController() };
-    const markOversized = () => {
-      live.oversized = true;
+    const live: Live = {
+      client,
+      oversized: false,
+      oversizedCalls: new Set(),
+      broken: new AbortController(),
+    };
+    const markOversized = (requestIds: readonly (string | number)[] = []) => {
+      if (requestIds.length === 0) live.oversized = true;
+      for (const id of requestIds) live.oversizedCalls.add(id);
       live.broken.abort();
     };
     // An HTTP answer's stream broke: the server went away mid-answer. The SDK leaves the call
@@ -600,7 +647,7 @@ export class McpConnection {
         .warn({ server: this.server.name }, 'MCP server answer broke off; reconnecting');
       void this.restart(live);
     };
-    const transport = boundAnswers(this.transport(markOversized, markLost), () =>
+    const transport = boundAnswers(markCallIds(this.transport(markOversized, markLost)), () =>
       this.settings
         .logger()
         .warn(
@@ -684,7 +731,10 @@ export class McpConnection {
     return { tools, others, more };
   }
 
-  private transport(onOversized: () => void, onLost: () => void): Transport {
+  private transport(
+    onOversized: (requestIds?: readonly (string | number)[]) => void,
+    onLost: () => void,
+  ): Transport {
     const limit = this.settings.options.maxResultBytes + ENVELOPE_BYTES;
     const server = this.server;
     if (isStdioServer(server)) {
@@ -728,7 +778,10 @@ export class McpConnection {
   }
 
   /** Logs an answer the bounded fetch cut; a call's answer that was too large fails the call. */
-  private cut(cut: StreamCut, onOversized: () => void): void {
+  private cut(
+    cut: StreamCut,
+    onOversized: (requestIds?: readonly (string | number)[]) => void,
+  ): void {
     const routine = cut.reason === 'idle' || cut.reason === 'lifetime';
     const fields = { server: this.server.name, ...cut };
     if (routine) {
@@ -737,7 +790,7 @@ export class McpConnection {
     }
     this.settings.logger().warn(fields, 'MCP server answer cut');
     if (cut.method === 'POST' && (cut.reason === 'size' || cut.reason === 'event-size')) {
-      onOversized();
+      onOversized(cut.requestIds);
     }
   }
 }

@@ -14,7 +14,9 @@ import { Server as LowLevelServer } from '@modelcontextprotocol/sdk/server/index
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { WeftError } from '@weft/core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { McpConnection } from '../src/connection.js';
 import { McpPlugin, UNTRUSTED_NOTICE } from '../src/index.js';
+import { resolveOptions } from '../src/options.js';
 import {
   createListingServer,
   createRefusingServer,
@@ -191,6 +193,35 @@ describe('McpPlugin over streamable HTTP', () => {
     });
     // The cut answer left the session unusable: the plugin closed it and connected again.
     expect(agent.logs.some((line) => line.msg === 'MCP server reconnected')).toBe(true);
+  });
+
+  it('fails only the call whose answer was too large with WEFT_MCP_RESULT_TOO_LARGE; another call waiting on the same connection fails with WEFT_MCP_UNAVAILABLE [claim:mcp-readme-too-large-concurrent] [claim:mcpdoc-too-large-concurrent]', async () => {
+    server = await serveOverHttp();
+    const options = resolveOptions({
+      servers: [{ name: 'web', url: server.url, tools: ['huge', 'hang'] }],
+      callTimeoutMs: 10_000,
+      reconnectDelayMs: 50,
+    });
+    const connection = new McpConnection(options.servers[0]!, {
+      options,
+      logger: () => ({ debug() {}, info() {}, warn() {}, error() {} }),
+    });
+    await connection.open();
+    try {
+      const never = new AbortController().signal;
+      const started = Date.now();
+      const waiting = connection.callTool('hang', {}, never).catch((error: unknown) => error);
+      // The hanging call's request goes out first, so it waits when the huge answer is cut.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const huge = await connection.callTool('huge', {}, never).catch((error: unknown) => error);
+      expect(WeftError.is(huge, 'WEFT_MCP_RESULT_TOO_LARGE')).toBe(true);
+      const other = await waiting;
+      expect(WeftError.is(other, 'WEFT_MCP_UNAVAILABLE')).toBe(true);
+      // It failed with the connection, not at its callTimeoutMs.
+      expect(Date.now() - started).toBeLessThan(8_000);
+    } finally {
+      await connection.close();
+    }
   });
 
   it('fails a hanging call after callTimeoutMs [claim:mcp-option-defaults] [claim:tsdoc-mcp-connection-call-throws]', async () => {

@@ -5,7 +5,9 @@
 import { Runtime, WeftError, type AgentTask, type ExecutionContext } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { McpConnection } from '../src/connection.js';
 import { McpPlugin, UNTRUSTED_NOTICE, type McpPluginOptions } from '../src/index.js';
+import { resolveOptions } from '../src/options.js';
 import { INJECTED_ERROR_TEXT, LONG_ERROR_TEXT } from './fixtures/fixture-server.js';
 import { promptText, startAgent, type TestAgent } from './fixtures/runtime.js';
 import { fixtureServer } from './fixtures/spawn.js';
@@ -321,6 +323,29 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
       action: 'fixture.fail_long',
       stepIndex: 0,
     });
+  });
+
+  it('fails every call waiting on a stdio server with WEFT_MCP_RESULT_TOO_LARGE when one answer is cut, as the cut line cannot be tied to a call [claim:mcp-readme-too-large-concurrent] [claim:mcpdoc-too-large-concurrent]', async () => {
+    const options = resolveOptions({
+      servers: [fixtureServer(['huge', 'hang'])],
+      callTimeoutMs: 10_000,
+      reconnectDelayMs: 50,
+    });
+    const connection = new McpConnection(options.servers[0]!, {
+      options,
+      logger: () => ({ debug() {}, info() {}, warn() {}, error() {} }),
+    });
+    await connection.open();
+    try {
+      const never = new AbortController().signal;
+      const waiting = connection.callTool('hang', {}, never).catch((error: unknown) => error);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const huge = await connection.callTool('huge', {}, never).catch((error: unknown) => error);
+      expect(WeftError.is(huge, 'WEFT_MCP_RESULT_TOO_LARGE')).toBe(true);
+      expect(WeftError.is(await waiting, 'WEFT_MCP_RESULT_TOO_LARGE')).toBe(true);
+    } finally {
+      await connection.close();
+    }
   });
 
   it('refuses a 10 MiB result with a step error, reads no more than the limit, and reconnects [claim:mcpdoc-too-large] [claim:errors-mcp-too-large-connection] [claim:prod-mcp-stdio-size] [claim:mcp-max-result] [claim:mcp-too-large] [claim:mcp-stdio-message-bound] [claim:wp-plugin-mcp] [claim:mcpdoc-too-large-code]', async () => {

@@ -82,8 +82,8 @@ export class ChatConnection {
   private readonly inFlight = new Set<string>();
   private idleTimer: NodeJS.Timeout | undefined;
   /**
-   * Set once the connection is being ended, its user having lost access or it having sent too
-   * many frames: nothing it sends from then on becomes a task, and no reply is sent to it.
+   * Set once the connection is being ended, its user having lost access, it having sent too
+   * many frames or having been idle for `idleTimeoutMs`: nothing it sends from then on becomes a task, and no reply is sent to it.
    */
   private ended = false;
   private recheckTimer: NodeJS.Timeout | undefined;
@@ -462,7 +462,9 @@ export class ChatConnection {
     clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => {
       this.host.runtime.logger.info({ connectionId: this.id }, 'websocket: idle connection closed');
-      this.socket.close(IDLE_CLOSE.code, IDLE_CLOSE.reason);
+      // Through end(), not socket.close(): ws alone would wait 30 s for a client that never
+      // answers the close frame, and would still turn the frames it sends meanwhile into tasks.
+      this.end(IDLE_CLOSE.code, IDLE_CLOSE.reason);
     }, this.host.options.idleTimeoutMs);
     this.idleTimer.unref();
   }

@@ -1187,6 +1187,29 @@ describe('WebSocketPlugin deadlines and limits', () => {
     expect(await client.closed).toEqual({ code: IDLE_CLOSE.code, reason: IDLE_CLOSE.reason });
   });
 
+  it('cuts an idle client that never answers the close frame after closeTimeoutMs [claim:wsdoc-idle-cut] [claim:wsreadme-close-timeout-default]', async () => {
+    booted = await boot({ idleTimeoutMs: 200, closeTimeoutMs: 300 });
+    const deaf = await open(booted.url);
+    deaf.socket.pause(); // It never reads the close frame, so never answers it.
+    const started = Date.now();
+    // ws on its own would wait 30 s for the answer.
+    await expect.poll(() => booted!.plugin.connectionCount, { timeout: 3_000 }).toBe(0);
+    expect(Date.now() - started).toBeLessThan(2_500);
+  });
+
+  it('runs no task for a frame that arrives once the idle close is under way [claim:wsdoc-idle-cut]', async () => {
+    booted = await boot({ idleTimeoutMs: 200, closeTimeoutMs: 2_000 });
+    const accept = vi.spyOn(booted.runtime, 'accept');
+    const client = await open(booted.url);
+    client.socket.pause(); // It has not read the close frame, so its socket is still open.
+    await expect
+      .poll(() => booted!.logs.some((line) => line.msg === 'websocket: idle connection closed'))
+      .toBe(true);
+    client.send({ type: 'message', id: 'late', room: 'lobby', user: 'ada', message: 'hi' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(accept).not.toHaveBeenCalled();
+  });
+
   it('counts a binary frame as activity but not the pongs of the heartbeat [claim:wsdoc-idle]', async () => {
     // A heartbeat slow enough that a loaded machine's late pong is not taken for a dead client.
     booted = await boot({ idleTimeoutMs: 1200, heartbeatIntervalMs: 200 });
