@@ -24,7 +24,6 @@ import { ensureApiDir, type ApiReferencePluginOptions } from './src/plugins/api-
 import type { PluginCatalogueOptions } from './src/plugins/plugin-catalogue';
 import { PLUGINS_PAGE_PATH } from '@weft-internal/docs-model/catalogue/model';
 import type { MarkdownCopiesOptions } from './src/plugins/markdown-copies';
-import cleanDocusaurusHtml from './src/plugins/markdown-copies/clean-docusaurus-html';
 import { SOCIAL_CARD_DIR } from './src/plugins/social-cards/card-path';
 import type { SocialCardsOptions } from './src/plugins/social-cards';
 import codeImport from 'remark-code-import';
@@ -315,7 +314,6 @@ const config = {
             contentSelectors: ['.theme-doc-markdown', 'article'],
             // The search page is a page of the search plugin, not a docs page.
             excludeRoutes: ['/search/**', '/search'],
-            beforeDefaultRehypePlugins: [cleanDocusaurusHtml],
           },
         },
       } satisfies MarkdownCopiesOptions,

@@ -21,16 +21,17 @@ import pwaPlugin, {
   validateOptions as validatePwaOptions,
 } from '@docusaurus/plugin-pwa/lib/index.js';
 import type { PluginOptions as PwaOptions } from '@docusaurus/plugin-pwa';
-import type llmsTxtPlugin from '@signalwire/docusaurus-plugin-llms-txt';
+import { convertPages, type LlmsTxtOptions } from './convert-pages';
 import { withoutTrailingSlashBeforeMd } from './links';
 import { filesUnder, outputCache } from '../shared/output-cache';
-
-type LlmsTxtOptions = Parameters<typeof llmsTxtPlugin>[1];
 
 export interface MarkdownCopiesOptions {
   /** Options of @docusaurus/plugin-pwa. */
   pwa: Record<string, unknown>;
-  /** Options of @signalwire/docusaurus-plugin-llms-txt. */
+  /**
+   * Options of @signalwire/docusaurus-plugin-llms-txt, all of them plain data: the plugin adds
+   * the site's cleaning step (./clean-docusaurus-html.ts) to `content.beforeDefaultRehypePlugins`.
+   */
   llmsTxt: LlmsTxtOptions;
 }
 
@@ -131,12 +132,16 @@ export default async function markdownCopies(
         { outDir: props.outDir, settings },
         (file) => file.endsWith('.md') || file === 'llms.txt' || file === 'llms-full.txt',
       );
-      await cache.restoreOrGenerate(async () => {
-        // Loaded only when the pages changed: the converter and its HTML-to-Markdown pipeline
-        // took about a quarter of a second of every build's plugin loading.
-        const { default: convertPages } = await import('@signalwire/docusaurus-plugin-llms-txt');
-        await convertPages(context, options.llmsTxt).postBuild?.(props);
-      });
+      await cache.restoreOrGenerate(() =>
+        convertPages({
+          options: options.llmsTxt,
+          siteDir: context.siteDir,
+          generatedFilesDir: context.generatedFilesDir,
+          outDir: props.outDir,
+          siteConfig: { url, baseUrl, title: context.siteConfig.title, trailingSlash },
+          routes: props.routes,
+        }),
+      );
       await fixLinks(props.outDir, [...(await markdownFiles(props.outDir)), 'llms-full.txt']);
       const entries = await precacheEntries(props.outDir);
       if (entries.length === 0) {
