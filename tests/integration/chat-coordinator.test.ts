@@ -26,7 +26,7 @@ afterEach(async () => {
 
 /**
  * One chat instance; `reply` writes the reply text from the reply prompt, or hangs until the
- * task's signal ends.
+ * task's signal ends. The model plans `replySteps` `chat/reply` steps for each message.
  */
 async function startInstance(
   schema: string,
@@ -34,6 +34,7 @@ async function startInstance(
   reconnectDelayMs = 500,
   statementTimeoutMs?: number,
   acquireTimeoutMs?: number,
+  replySteps = 1,
 ): Promise<{ runtime: Runtime; coordinator: PostgresSpaceCoordinator }> {
   const coordinator = new PostgresSpaceCoordinator({
     connectionString: postgres.url(),
@@ -48,7 +49,12 @@ async function startInstance(
   const model = new ScriptedModelProvider({
     fallback: (_messages, request) =>
       request.purpose === 'plan'
-        ? { steps: [{ pluginId: 'chat', action: 'reply' }] }
+        ? {
+            steps: Array.from({ length: replySteps }, () => ({
+              pluginId: 'chat',
+              action: 'reply',
+            })),
+          }
         : reply(request.signal, _messages.at(-1)?.content ?? ''),
   });
   const runtime = await Runtime.init({
@@ -138,6 +144,44 @@ describe('the chat route with a PostgreSQL coordinator', () => {
       15_000,
     );
     expect(repliedElsewhere).toEqual(['from the survivor']);
+  }, 60_000);
+
+  it('answers 200 cancelled with the reply when the reply step had succeeded before the connection dropped, and the task runs again elsewhere [claim:httpchat-coordinator-running-cancelled] [claim:chatreadme-coordinator-running-cancelled]', async () => {
+    const schema = postgres.newSchema();
+    let replySteps = 0;
+    // The plan has two reply steps: the first answers, the second hangs until the drop.
+    const victim = await startInstance(
+      schema,
+      async (signal) => {
+        replySteps += 1;
+        return replySteps === 1 ? 'the first reply' : untilAborted(signal);
+      },
+      500,
+      undefined,
+      undefined,
+      2,
+    );
+    const repliedElsewhere: string[] = [];
+    await startInstance(schema, async () => {
+      repliedElsewhere.push('from the survivor');
+      return 'from the survivor';
+    });
+
+    const answer = postChat(victim.runtime, 'r6', 'hello', 30_000);
+    await waitFor('the second reply step starting', () => replySteps === 2, 10_000);
+    await postgres.sql(KILL_LOCK_CONNECTION, [victim.coordinator.instance]);
+
+    const response = await answer;
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({
+      status: 'cancelled',
+      reply: 'the first reply',
+    });
+    await waitFor(
+      'the task running again on the survivor',
+      () => repliedElsewhere.length > 0,
+      15_000,
+    );
   }, 60_000);
 
   it('answers 503 with a WEFT_COORDINATOR_* code while the instance has lost its database, and runs no task [claim:chat-readme-coordinator-503] [claim:httpchat-503-coordinator]', async () => {

@@ -424,9 +424,14 @@ describe('ChatPlugin: limits', () => {
     expect((await answers.next(1)).map((answer) => answer.status)).toEqual([200]);
   });
 
-  it('has the documented defaults [claim:httpchat-per-user] [claim:httpchat-options-same] [claim:httpchat-per-connection] [claim:wsdoc-same-options] [claim:chat-option-defaults] [claim:wsreadme-same-options] [claim:chat-readme-ws-options] [claim:tsdoc-chat-trust-default-value] [claim:tsdoc-chat-room-history-default] [claim:tsdoc-chat-auth-timeout-default] [claim:tsdoc-chat-per-user-default] [claim:prod-chat-same-options]', () => {
-    const { access, maxInFlight } = new ChatPlugin();
+  it('has the documented defaults [claim:httpchat-per-user] [claim:httpchat-options-same] [claim:httpchat-per-connection] [claim:wsdoc-same-options] [claim:chat-option-defaults] [claim:wsreadme-same-options] [claim:chat-readme-ws-options] [claim:tsdoc-chat-trust-default-value] [claim:tsdoc-chat-room-history-default] [claim:tsdoc-chat-auth-timeout-default] [claim:tsdoc-chat-per-user-default] [claim:prod-chat-same-options] [claim:httpchat-option-defaults]', async () => {
+    const { access, maxInFlight, path } = new ChatPlugin();
+    expect(path).toBe('/chat');
     expect(maxInFlight).toBe(4);
+    // Without authorizeRoom every room is open to every user.
+    expect(await access.mayUseRoom({ user: 'ada', room: 'any' }, 'request-1', undefined)).toBe(
+      true,
+    );
     expect({
       trustClientUser: access.trustClientUser,
       roomHistory: access.roomHistory,

@@ -325,7 +325,7 @@ describe('ChatPlugin', () => {
     expect(() => new ChatPlugin({ path: 'chat' })).toThrow(/"path" must start with "\/"/);
   });
 
-  it('answers a message with the reply the model wrote [claim:httpchat-what] [claim:httpchat-path-option] [claim:httpchat-adds] [claim:httpchat-body] [claim:httpchat-whole] [claim:httpchat-row-200] [claim:httpchat-last-reply] [claim:httpchat-space] [claim:httpchat-memories] [claim:chat-spaces] [claim:chat-reply-executor] [claim:chat-200]', async () => {
+  it('answers a message with the reply the model wrote [claim:httpchat-what] [claim:httpchat-path-option] [claim:httpchat-adds] [claim:httpchat-body] [claim:httpchat-whole] [claim:httpchat-row-200] [claim:httpchat-last-reply] [claim:httpchat-space] [claim:httpchat-memories] [claim:chat-spaces] [claim:chat-reply-executor] [claim:chat-200] [claim:chat-readme-whole]', async () => {
     const { runtime, model, memory } = await boot([PLAN, 'Hello Ada!']);
     const { status, json, contentType } = await post(runtime, {
       room: '42',
@@ -1109,7 +1109,7 @@ describe('ChatPlugin', () => {
 });
 
 describe('chat spaces', () => {
-  it('keeps ordinary ids readable, and relates the room only when its history is shared [claim:httpchat-space] [claim:httpchat-chat-space] [claim:httpchat-room-shared] [claim:chat-escaping] [claim:chat-spaces-shared] [claim:tsdoc-chat-space-private]', () => {
+  it('keeps ordinary ids readable, and relates the room only when its history is shared [claim:httpchat-space] [claim:httpchat-chat-space] [claim:chat-readme-chat-space] [claim:httpchat-room-shared] [claim:chat-escaping] [claim:chat-spaces-shared] [claim:tsdoc-chat-space-private]', () => {
     expect(chatSpace('42', 'ada')).toEqual({ id: 'chat-room-42-user-ada', relatedSpaces: [] });
     expect(chatSpace('42', 'ada', 'shared')).toEqual({
       id: 'chat-room-42-user-ada',
