@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv } from '@weft-internal/test-support/commands';
-import { optionsSchema } from '../../packages/core/src/runtime/options-schema';
+import { optionsSchema } from '../../packages/core/src/runtime/options-schema.js';
 import {
   sectionBlocks,
   StartedCommand,

@@ -13,7 +13,7 @@ import {
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { optionsSchema } from '../../packages/core/src/runtime/options-schema';
+import { optionsSchema } from '../../packages/core/src/runtime/options-schema.js';
 import {
   startPostgres,
   type PostgresServer,
