@@ -13,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv } from '@weft-internal/test-support/commands';
+import { optionsSchema } from '../../packages/core/src/runtime/options-schema.js';
 import {
   sectionBlocks,
   StartedCommand,
@@ -74,6 +75,16 @@ describe.skipIf(process.platform === 'win32')(
     afterAll(async () => {
       await model?.close();
       if (directory) await rm(directory, { recursive: true, force: true });
+    });
+
+    it('gives the stop more time than the runtime takes: TimeoutStopSec above shutdownTimeoutMs plus 7 s, 45 s against 37 s [claim:prod-supervisor-stop-timeout]', () => {
+      const stopSeconds = Number(serviceSettings().get('TimeoutStopSec'));
+      expect(stopSeconds).toBe(45);
+      // The drain, then up to 5 s of stop (prod-abandon-after-grace) and 2 s to exit
+      // (prod-exit-after-stop), which tests/integration/core/signalled-stop.test.ts times.
+      const { shutdownTimeoutMs } = optionsSchema.parse({});
+      expect((shutdownTimeoutMs + 7_000) / 1000).toBe(37);
+      expect(stopSeconds * 1000).toBeGreaterThan(shutdownTimeoutMs + 7_000);
     });
 
     it("runs ExecStart as the service's only process, which stops on systemd's SIGTERM and exits 0 [claim:prod-execstart-one-process] [claim:prod-sigterm-exit]", async () => {

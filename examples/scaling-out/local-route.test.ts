@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { PostgresMemoryProvider } from '@weft/memory-postgres';
 import { readSettings } from './settings.js';
 import { cleanEnv, runCommand } from '@weft-internal/test-support/commands';
 import {
@@ -124,7 +125,7 @@ async function sh(command: string, env: NodeJS.ProcessEnv): Promise<string> {
 }
 
 describe('the Scaling out guide, on one machine', () => {
-  it('runs two instances by the page’s commands, and the second finishes the task of the first after it is killed [claim:task-crash-coordinator-takes-over] [claim:scaling-local-example] [claim:scaling-local-no-key] [claim:scaling-local-from-clone] [claim:scaling-local-listening] [claim:scaling-local-accepted] [claim:scaling-local-takeover] [claim:scaling-local-answer] [claim:scaling-local-test] [claim:scaling-keeps-id]', async () => {
+  it('runs two instances by the page’s commands, and the second finishes the task of the first after it is killed [claim:task-crash-coordinator-takes-over] [claim:scaling-local-example] [claim:scaling-local-no-key] [claim:scaling-local-from-clone] [claim:scaling-local-listening] [claim:scaling-local-accepted] [claim:scaling-local-takeover] [claim:scaling-local-answer] [claim:scaling-local-test] [claim:scaling-keeps-id] [claim:scaling-local-ctrl-c-drains]', async () => {
     const commands = sectionCommands(
       readFileSync(PAGE, 'utf8'),
       'Run two instances on one machine',
@@ -208,6 +209,46 @@ describe('the Scaling out guide, on one machine', () => {
       expect(answers).toEqual([
         { taskId, message: 'My order has not arrived', answeredBy: 'b' },
       ]);
+
+      // Ctrl+C while the second instance answers one more message: it finishes that task before
+      // it exits. A terminal sends SIGINT to its foreground group, npm and node alike.
+      const more = JSON.parse(
+        await sh(local((postLine as string).replace(':8787/', ':8788/')), env),
+      ) as { taskId: string };
+      await second.waitFor(
+        new RegExp(
+          `"taskId":"${more.taskId}"[^\\n]*"msg":"answering the ticket"`,
+        ),
+        10_000,
+      );
+      process.kill(-(second.child.pid as number), 'SIGINT');
+      await second.waitFor(/"msg":"runtime stopped"/, 30_000);
+      expect(second.output).toMatch(
+        /"signal":"SIGINT","msg":"signal received; stopping"/,
+      );
+      expect(second.output).not.toContain('drain timed out');
+      const memory = new PostgresMemoryProvider({
+        connectionString: databaseUrl,
+      });
+      await memory.init();
+      try {
+        const stored = await memory.query({
+          space: 'ticket-1042',
+          kind: 'answer',
+          order: 'asc',
+        });
+        expect(stored.map((answer) => [answer.taskId, answer.content])).toEqual(
+          [
+            [taskId, { message: 'My order has not arrived', answeredBy: 'b' }],
+            [
+              more.taskId,
+              { message: 'My order has not arrived', answeredBy: 'b' },
+            ],
+          ],
+        );
+      } finally {
+        await memory.shutdown();
+      }
     } finally {
       await Promise.all([first.stop(), second.stop()]);
     }

@@ -13,6 +13,7 @@ import {
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { optionsSchema } from '../../packages/core/src/runtime/options-schema.js';
 import {
   startPostgres,
   type PostgresServer,
@@ -130,6 +131,14 @@ it('starts two agents against the PostgreSQL server the compose file starts, aft
   expect(agent.deploy.replicas).toBeGreaterThanOrEqual(2);
   // The password is read from the environment, never written in the file.
   expect(agent.environment.DATABASE_URL).toContain('${POSTGRES_PASSWORD}');
-  // A stop must outlast the runtime's default drain (shutdownTimeoutMs, 30 s).
-  expect(Number.parseInt(agent.stop_grace_period, 10)).toBeGreaterThan(30);
+  // A stop must outlast the runtime's default drain (shutdownTimeoutMs, 30 s) and the 7 s its
+  // stop and exit may take after it (the production guide's prod-abandon-after-grace and
+  // prod-exit-after-stop), or Docker kills the instance in the middle of its stop.
+  expect(agent.stop_grace_period).toMatch(/^\d+s$/);
+  expect(Number.parseInt(agent.stop_grace_period, 10)).toBe(40);
+  const { shutdownTimeoutMs } = optionsSchema.parse({});
+  expect(shutdownTimeoutMs).toBe(30_000);
+  expect(Number.parseInt(agent.stop_grace_period, 10) * 1000).toBeGreaterThan(
+    shutdownTimeoutMs + 7_000,
+  );
 });
