@@ -140,6 +140,18 @@ interface ProjectModules {
   createMemory: (env: NodeJS.ProcessEnv) => unknown;
 }
 
+describe("the project's tests", () => {
+  it.each(['ollama', 'openai', 'scripted'] as const)(
+    'with --model %s, test/model.test.ts tests the createModel of src/model.ts [claim:gs-project-model-test]',
+    async (model) => {
+      const test = await readFile(path.join(work, model, 'test/model.test.ts'), 'utf8');
+      expect(test).toMatch(/^import \{ createModel \} from '\.\.\/src\/model\.js';$/m);
+      expect(test).toMatch(/^\s+it\(/m);
+      expect(test).toMatch(/createModel\(/);
+    },
+  );
+});
+
 describe('the project made with the defaults (--model scripted --memory memory)', () => {
   it('has src/port.ts with the default port 8787 [claim:gs-port-file]', async () => {
     const port = await readFile(path.join(work, 'scripted', 'src/port.ts'), 'utf8');
