@@ -6,6 +6,7 @@ import { EXAMPLE_DIR, SHARED_FILES, TEMPLATE_DIR } from '../scripts/agent-templa
 import { createRealModel } from '../../../examples/getting-started/real-model.js';
 import { createProject } from '../src/create-project.js';
 import { OTHER_DEPENDENCIES } from '../src/weft-packages.js';
+import { DEFAULT_LOG_LEVEL } from '../../core/src/util/environment.js';
 
 const root = path.resolve(__dirname, '../../..');
 
@@ -139,6 +140,69 @@ interface ProjectModules {
   createModel: (env: NodeJS.ProcessEnv) => unknown;
   createMemory: (env: NodeJS.ProcessEnv) => unknown;
 }
+
+describe("the project's tests", () => {
+  it.each(['ollama', 'openai', 'scripted'] as const)(
+    'with --model %s, test/model.test.ts tests the createModel of src/model.ts [claim:gs-project-model-test]',
+    async (model) => {
+      const test = await readFile(path.join(work, model, 'test/model.test.ts'), 'utf8');
+      expect(test).toMatch(/^import \{ createModel \} from '\.\.\/src\/model\.js';$/m);
+      expect(test).toMatch(/^\s+it\(/m);
+      expect(test).toMatch(/createModel\(/);
+    },
+  );
+});
+
+describe("the project's .env.example", () => {
+  /** Each `NAME=value` line, commented out or not. */
+  async function listed(directory: string): Promise<Map<string, string>> {
+    const text = await readFile(path.join(directory, '.env.example'), 'utf8');
+    return new Map(
+      [...text.matchAll(/^(?:# )?([A-Z][A-Z0-9_]*)=(.*)$/gm)].map(([, name, value]) => [
+        name as string,
+        value as string,
+      ]),
+    );
+  }
+
+  it('gives the default of each variable that has one, as the code applies it [claim:gs-env-example]', async () => {
+    const { DEFAULT_PORT } = (await import(path.join(work, 'scripted', 'src/port.ts'))) as {
+      DEFAULT_PORT: number;
+    };
+    const { readHost } = (await import(path.join(work, 'scripted', 'src/env.ts'))) as {
+      readHost: (env: NodeJS.ProcessEnv) => string;
+    };
+    for (const model of ['ollama', 'openai', 'scripted'] as const) {
+      const values = await listed(path.join(work, model));
+      expect(values.get('PORT')).toBe(String(DEFAULT_PORT));
+      expect(values.get('WEFT_LOG_LEVEL')).toBe(DEFAULT_LOG_LEVEL);
+      // HOST's line shows the value a container sets; its comment gives the default.
+      const text = await readFile(path.join(work, model, '.env.example'), 'utf8');
+      expect(text).toContain(`${readHost({})} by default`);
+    }
+    const openai = requireModel('openai')({ OPENAI_API_KEY: 'sk-test' });
+    const openaiValues = await listed(path.join(work, 'openai'));
+    expect(openaiValues.get('OPENAI_BASE_URL')).toBe(openai.baseUrl);
+    expect(openaiValues.get('OPENAI_MODEL')).toBe(openai.model);
+    const ollama = requireModel('ollama')({});
+    const ollamaValues = await listed(path.join(work, 'ollama'));
+    expect(ollamaValues.get('OLLAMA_BASE_URL')).toBe(ollama.baseUrl);
+    expect(ollamaValues.get('OLLAMA_MODEL')).toBe(ollama.model);
+    // Loading the SQLite memory would create its folder: its default is read from the source.
+    const sqlite = path.join(work, 'sqlite');
+    await createProject({
+      directory: sqlite,
+      model: 'scripted',
+      memory: 'sqlite',
+      source: 'registry',
+    });
+    const memoryPath = (await listed(sqlite)).get('WEFT_MEMORY_PATH');
+    expect(memoryPath).toBeTruthy();
+    expect(await readFile(path.join(sqlite, 'src/memory.ts'), 'utf8')).toContain(
+      `env.WEFT_MEMORY_PATH?.trim() || '${memoryPath}'`,
+    );
+  });
+});
 
 describe('the project made with the defaults (--model scripted --memory memory)', () => {
   it('has src/port.ts with the default port 8787 [claim:gs-port-file]', async () => {
