@@ -49,7 +49,7 @@ describe.each(factories)(
   },
 );
 
-it('JsonFileMemoryProvider leaves no temporary files behind [claim:mpo-json-file-temp]', async () => {
+it('JsonFileMemoryProvider keeps every concurrent store in one file and leaves no temporary files behind [claim:mpo-json-file-temp]', async () => {
   const path = join(directory, 'temporary-files.json');
   const memory = new JsonFileMemoryProvider(path);
   await memory.init();
@@ -67,5 +67,12 @@ it('JsonFileMemoryProvider leaves no temporary files behind [claim:mpo-json-file
   const files = await readdir(directory);
   expect(files.filter((file) => file.startsWith('temporary-files'))).toEqual([
     'temporary-files.json',
+  ]);
+  // Every concurrent store landed in the one file that is left.
+  const reopened = new JsonFileMemoryProvider(path);
+  await reopened.init();
+  const kept = await reopened.query({ space: 'room' });
+  expect(kept.map((memory) => memory.content).sort()).toEqual([
+    0, 1, 2, 3, 4, 5, 6, 7,
   ]);
 });

@@ -63,7 +63,8 @@ export function resolveOptions(
   options: SqliteMemoryProviderOptions,
 ): ResolvedSqliteMemoryProviderOptions {
   const prefix = 'SqliteMemoryProvider:';
-  if (options === null || typeof options !== 'object') {
+  // A list is no options object: its indexes would be read as option names.
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new SqliteMemoryProviderError(
       'WEFT_SQLITE_INVALID_OPTIONS',
       `${prefix} options must be an object such as { path: './weft.db' }`,

@@ -20,6 +20,8 @@ describe('SqliteMemoryProvider: options and lifecycle', () => {
     const bad: [unknown, RegExp][] = [
       [undefined, /options must be an object/],
       [null, /options must be an object/],
+      [[], /options must be an object/],
+      [['x.db'], /options must be an object/],
       [{}, /"path"/],
       [{ path: '' }, /"path"/],
       [{ path: 42 }, /"path"/],
