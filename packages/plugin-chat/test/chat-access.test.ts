@@ -179,6 +179,25 @@ describe('ChatPlugin: who the sender is', () => {
     expect(model.requests).toHaveLength(0);
   });
 
+  it('logs a user id that authenticate named and the plugin refuses, at error with the request id and the id cut to 100 characters [claim:obs-chat-invalid-user]', async () => {
+    let answer: unknown;
+    const { url, logs } = await boot({ authenticate: () => answer as never });
+    // A leading `_` is refused like a space: the message must name the first-character rule.
+    const ids = ['_ada', 'not a valid id', 'a'.repeat(65), `x${' '.repeat(200)}`];
+    for (const user of ids) {
+      answer = { user };
+      expect((await post(url, { room: 'room-x', user: 'ada', message: 'hi' })).status).toBe(401);
+    }
+    const refused = logs.filter((line) =>
+      String(line.msg).startsWith('chat: authenticate named a user that is not a valid id'),
+    );
+    expect(refused.map((line) => [line.level, line.user])).toEqual(
+      ids.map((id) => [50, id.slice(0, 100)]),
+    );
+    expect(refused.every((line) => typeof line.requestId === 'string')).toBe(true);
+    expect(String(refused[0]?.msg)).toContain('starting with a letter or digit');
+  });
+
   it('logs every answer of authenticate that is not true, false or { user }, an answer of nothing too, with its type [claim:obs-chat-bad-answer]', async () => {
     let answer: unknown;
     const { url, logs } = await boot({ authenticate: () => answer as never });
