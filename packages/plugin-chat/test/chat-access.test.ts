@@ -380,10 +380,10 @@ describe('ChatPlugin: limits', () => {
     );
   });
 
-  it('refuses a user past maxInFlightPerUser with 429 WEFT_CHAT_TOO_MANY_TASKS, and takes them again once a task ends [claim:httpchat-per-user] [claim:httpchat-per-user-scope] [claim:httpchat-row-429] [claim:prod-chat-caps] [claim:prod-chat-caps-refuse] [claim:chat-429] [claim:chat-option-defaults] [claim:errors-429] [claim:tsdoc-chat-per-user] [claim:tsdoc-chat-per-user-cap] [claim:errors-429-cause]', async () => {
+  it('refuses a user past maxInFlightPerUser with 429 WEFT_CHAT_TOO_MANY_TASKS, and takes them again once a task ends [claim:httpchat-per-user] [claim:httpchat-per-user-scope] [claim:httpchat-row-429] [claim:prod-chat-caps] [claim:prod-chat-caps-refuse] [claim:chat-429] [claim:chat-option-defaults] [claim:errors-429] [claim:tsdoc-chat-per-user] [claim:tsdoc-chat-per-user-cap] [claim:errors-429-cause] [claim:obs-chat-in-flight]', async () => {
     let release: () => void = () => undefined;
     let gate = new Promise<void>((resolve) => (release = resolve));
-    const { url, plugin, plans } = await boot(
+    const { url, plugin, plans, logs } = await boot(
       { authenticate: bearer, maxInFlightPerUser: 2 },
       async () => {
         await gate;
@@ -401,6 +401,12 @@ describe('ChatPlugin: limits', () => {
       code: 'WEFT_CHAT_TOO_MANY_TASKS',
       docsUrl: 'https://weft-ai.github.io/docs/reference/errors/#weft_chat_too_many_tasks',
     });
+    // The line says which cap it met: the user's, here.
+    expect(
+      logs.filter((line) => line.msg === 'chat: too many messages in flight; refused'),
+    ).toEqual([
+      expect.objectContaining({ level: 30, user: 'ada', limit: 'of this user (at most 2)' }),
+    ]);
     // Another user is not held back by ada's count.
     const eve = post(url, { room: 'r1', user: 'eve', message: 'hi' }, 't-eve');
     release();
