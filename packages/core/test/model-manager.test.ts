@@ -11,7 +11,7 @@ import {
 } from '@weft/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { Logger } from 'pino';
+import { pino, type Logger } from 'pino';
 import { Bulkhead, type CallGuard } from '../src/bulkhead/bulkhead.js';
 import { deferred, errorOf, sentimentCapability, TestModelProvider } from './fixtures.js';
 
@@ -424,6 +424,55 @@ describe('ModelManager.call', () => {
     answer.resolve({ text: 'late answer' });
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(warnings).toHaveLength(1);
+  });
+
+  it('gives the warning about a provider that outlived its call the task’s fields only when the call was made for a task [claim:obs-provider-outlived-call]', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino(
+      { level: 'warn' },
+      { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+    );
+    const base = new ModelManager({
+      registry: new CapabilityRegistry(),
+      providers: [textModel('deaf', () => new Promise(() => undefined))],
+      prompts: new PromptRegistry(),
+      logger,
+    });
+    const outlived = async (call: (signal: AbortSignal) => Promise<unknown>) => {
+      const controller = new AbortController();
+      const failed = errorOf(call(controller.signal));
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      controller.abort(new Error('given up'));
+      await failed;
+      return lines.at(-1);
+    };
+    const inTask = await outlived((signal) =>
+      base
+        .forTask(signal, undefined, {
+          fields: { taskId: 'task-7', space: 'user-ada' },
+          request: { id: 'task-7' },
+        })
+        .generateText('hi'),
+    );
+    expect(inTask).toMatchObject({
+      level: 40,
+      msg: 'model provider still running after its call was aborted; the caller was released',
+      taskId: 'task-7',
+      space: 'user-ada',
+      requestId: 'task-7',
+      providerId: 'deaf',
+      capability: 'text-generation',
+    });
+    const outside = await outlived((signal) => base.generateText('hi', { signal }));
+    expect(outside).toMatchObject({
+      msg: 'model provider still running after its call was aborted; the caller was released',
+      providerId: 'deaf',
+      capability: 'text-generation',
+    });
+    expect(outside).not.toHaveProperty('taskId');
+    expect(outside).not.toHaveProperty('space');
+    expect(outside).not.toHaveProperty('requestId');
+    expect(lines).toHaveLength(2);
   });
 
   it('releases the caller of a provider that ignores the signal while its bulkhead slot stays taken until the provider answers [claim:cap-request-signal-provider] [claim:prod-bulkhead-slot-back]', async () => {

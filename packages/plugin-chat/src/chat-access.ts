@@ -255,7 +255,7 @@ export class ChatAccess {
       if (CHAT_ID_PATTERN.test(named)) return { user: named };
       logger?.error(
         { requestId, user: named.slice(0, 100) },
-        'chat: authenticate named a user that is not a valid id (ASCII letters, digits, _ . : -, at most 64); client refused',
+        'chat: authenticate named a user that is not a valid id (ASCII letters, digits, _ . : -, starting with a letter or digit, at most 64); client refused',
       );
       return false;
     }

@@ -179,6 +179,25 @@ describe('ChatPlugin: who the sender is', () => {
     expect(model.requests).toHaveLength(0);
   });
 
+  it('logs a user id that authenticate named and the plugin refuses, at error with the request id and the id cut to 100 characters [claim:obs-chat-invalid-user]', async () => {
+    let answer: unknown;
+    const { url, logs } = await boot({ authenticate: () => answer as never });
+    // A leading `_` is refused like a space: the message must name the first-character rule.
+    const ids = ['_ada', 'not a valid id', 'a'.repeat(65), `x${' '.repeat(200)}`];
+    for (const user of ids) {
+      answer = { user };
+      expect((await post(url, { room: 'room-x', user: 'ada', message: 'hi' })).status).toBe(401);
+    }
+    const refused = logs.filter((line) =>
+      String(line.msg).startsWith('chat: authenticate named a user that is not a valid id'),
+    );
+    expect(refused.map((line) => [line.level, line.user])).toEqual(
+      ids.map((id) => [50, id.slice(0, 100)]),
+    );
+    expect(refused.every((line) => typeof line.requestId === 'string')).toBe(true);
+    expect(String(refused[0]?.msg)).toContain('starting with a letter or digit');
+  });
+
   it('logs every answer of authenticate that is not true, false or { user }, an answer of nothing too, with its type [claim:obs-chat-bad-answer]', async () => {
     let answer: unknown;
     const { url, logs } = await boot({ authenticate: () => answer as never });
@@ -361,10 +380,10 @@ describe('ChatPlugin: limits', () => {
     );
   });
 
-  it('refuses a user past maxInFlightPerUser with 429 WEFT_CHAT_TOO_MANY_TASKS, and takes them again once a task ends [claim:httpchat-per-user] [claim:httpchat-per-user-scope] [claim:httpchat-row-429] [claim:prod-chat-caps] [claim:prod-chat-caps-refuse] [claim:chat-429] [claim:chat-option-defaults] [claim:errors-429] [claim:tsdoc-chat-per-user] [claim:tsdoc-chat-per-user-cap] [claim:errors-429-cause]', async () => {
+  it('refuses a user past maxInFlightPerUser with 429 WEFT_CHAT_TOO_MANY_TASKS, and takes them again once a task ends [claim:httpchat-per-user] [claim:httpchat-per-user-scope] [claim:httpchat-row-429] [claim:prod-chat-caps] [claim:prod-chat-caps-refuse] [claim:chat-429] [claim:chat-option-defaults] [claim:errors-429] [claim:tsdoc-chat-per-user] [claim:tsdoc-chat-per-user-cap] [claim:errors-429-cause] [claim:obs-chat-in-flight]', async () => {
     let release: () => void = () => undefined;
     let gate = new Promise<void>((resolve) => (release = resolve));
-    const { url, plugin, plans } = await boot(
+    const { url, plugin, plans, logs } = await boot(
       { authenticate: bearer, maxInFlightPerUser: 2 },
       async () => {
         await gate;
@@ -382,6 +401,12 @@ describe('ChatPlugin: limits', () => {
       code: 'WEFT_CHAT_TOO_MANY_TASKS',
       docsUrl: 'https://weft-ai.github.io/docs/reference/errors/#weft_chat_too_many_tasks',
     });
+    // The line says which cap it met: the user's, here.
+    expect(
+      logs.filter((line) => line.msg === 'chat: too many messages in flight; refused'),
+    ).toEqual([
+      expect.objectContaining({ level: 30, user: 'ada', limit: 'of this user (at most 2)' }),
+    ]);
     // Another user is not held back by ada's count.
     const eve = post(url, { room: 'r1', user: 'eve', message: 'hi' }, 't-eve');
     release();

@@ -1112,11 +1112,13 @@ describe('WebSocketPlugin deadlines and limits', () => {
     for (let index = 0; index < 16; index += 1)
       client.send(message(String(index), 'flood', `r${index}`));
     await expect.poll(() => booted!.plugin.connectionCount, { timeout: 10_000 }).toBe(0);
-    expect(
-      booted.logs.some(
-        (line) => line.msg === 'websocket: client is not reading; connection dropped',
-      ),
-    ).toBe(true);
+    const dropped = booted.logs.find(
+      (line) => line.msg === 'websocket: client is not reading; connection dropped',
+    );
+    // `limit` is maxBufferedBytes, and more than that was still unsent.
+    expect(dropped).toMatchObject({ level: 40, limit: 256 * 1024 });
+    expect(Number(dropped?.bufferedBytes)).toBeGreaterThan(256 * 1024);
+    expect(typeof dropped?.connectionId).toBe('string');
   });
 
   it('sends one reply larger than maxBufferedBytes whole to a client that reads [claim:wsdoc-backpressure] [claim:wsreadme-buffered]', async () => {
