@@ -561,11 +561,16 @@ export class DocsSearch {
       exactSymbolPage === undefined ? this.definitions.get(trimmed.toLowerCase()) : undefined;
     const words = queryWords(query);
     const typedLengths = new Map(words.map(({ word, term }) => [term, word.length]));
+    // The query's last word, as a term: the one a reader may still be typing. The tier without
+    // one word searches each word as a query of its own, so a word's place there says nothing.
+    const terms = tokenize(query, true)
+      .map(processTerm)
+      .filter((term): term is string => term !== null);
+    const lastTerm = terms[terms.length - 1];
     const options = {
       boost: { title: 4, heading: 2, text: 1 },
       fuzzy: (term: string) => typoAllowance(term, typedLengths.get(term) ?? term.length),
-      prefix: (term: string, index: number, terms: string[]) =>
-        index === terms.length - 1 && term.length >= 3,
+      prefix: (term: string) => term === lastTerm && term.length >= 3,
       boostDocument: (id: unknown) => {
         const document = this.documents[id as number]!;
         if (exactSymbolPage !== undefined && document.pagePath === exactSymbolPage) {

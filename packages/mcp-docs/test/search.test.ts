@@ -214,6 +214,17 @@ describe('the search_docs ranking', () => {
     ).toContain('shutdown');
   });
 
+  it('matches only the last word as a prefix in the tier of all words but one as well [claim:mcp-docs-last-word-prefix]', () => {
+    const small = new DocsSearch([
+      page('/docs/stopping/', 'Stopping', '# Stopping\n\nA graceful shutdown drains the queue.'),
+    ]);
+    const terms = (query: string) => small.rank(query)[0]?.terms ?? [];
+    // Three words, so the sections with two of them count: `shut` is not the last word.
+    expect(terms('shut graceful queue')).not.toContain('shutdown');
+    expect(terms('graceful shut zebra')).not.toContain('shutdown');
+    expect(terms('graceful queue shut')).toContain('shutdown');
+  });
+
   it('shows code in a snippet as written, without the fence info, around the matched words [claim:tsdoc-snippet-code-as-written] [claim:tsdoc-snippet-window]', () => {
     const markdown =
       '## Logs\n\nSet the _level_ with **care**.\n\n```bat title="x" npm2yarn\nset WEFT_LOG_LEVEL=warn\n```\n\n' +
