@@ -26,7 +26,7 @@ function runScript(id: string, stored: Record<string, string>): Record<string, s
 }
 
 describe('the announcement head script', () => {
-  it("uses the keys of Docusaurus's announcement bar context", () => {
+  it("uses the keys of Docusaurus's announcement bar context [claim:cg-internals-tests-name-them]", () => {
     const context = readFileSync(
       path.resolve(
         __dirname,

@@ -25,7 +25,7 @@ const guarded = LEAN_CLIENT_ROWS.flatMap((row) =>
   row.guard ? [{ ...row, guard: row.guard }] : [],
 );
 
-describe('the Docusaurus internals lean-client rows reach into [claim:cg-internals-tests-name-them]', () => {
+describe('the Docusaurus internals lean-client rows reach into [claim:cg-lean-client-rules-from-rows]', () => {
   it('every row that changes what Docusaurus wrote has a guard', () => {
     const unguarded = LEAN_CLIENT_ROWS.filter(
       (row) => !row.guard && row.rule.kind !== 'client-module',

@@ -159,17 +159,21 @@ describe('the search index cache', () => {
     ]);
   });
 
-  it('fails the build, naming the file, when the plugin writes another index format', async () => {
+  it('fails the build, naming the file, when the plugin writes another index format [claim:cg-internals-tests-name-them]', async () => {
     build('aaaa1111', 'not an index');
     await expect(postBuild({ language: ['en'] })).rejects.toThrow(
       /search-index\.json is not a list of \{ documents, index \} entries/,
     );
   });
 
-  it('replaces the plugin’s search worker module, matched where the plugin ships it', () => {
+  it('replaces the plugin’s search worker module, matched where the plugin ships it [claim:cg-internals-tests-name-them]', () => {
+    // require.resolve throws, naming the path, when the plugin moves its worker.
     const workerPath =
       require.resolve('@easyops-cn/docusaurus-search-local/dist/client/client/theme/worker.js');
-    expect(SEARCH_WORKER_MODULE.test(workerPath)).toBe(true);
+    expect(
+      SEARCH_WORKER_MODULE.test(workerPath),
+      `SEARCH_WORKER_MODULE does not match ${workerPath}`,
+    ).toBe(true);
   });
 
   it('replaces the search box’s empty template, matched where the plugin ships it', () => {

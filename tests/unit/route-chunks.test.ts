@@ -79,7 +79,7 @@ describe('routeChunks', () => {
     expect(chunks.componentsGzip).toBeGreaterThan(0);
   });
 
-  it('names the route it cannot match, and the file it cannot read [claim:cg-internal-route-chunks]', () => {
+  it('names the route it cannot match, and the file it cannot read [claim:cg-internal-route-chunks] [claim:cg-internals-tests-name-them]', () => {
     expect(() => routeChunks(site, buildDir, '/docs/missing/')).toThrow(
       'route-chunks: no page route matches /docs/missing/.',
     );

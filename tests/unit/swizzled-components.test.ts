@@ -81,7 +81,7 @@ describe('the swizzled theme components', () => {
     expect(guideLists()).toEqual({ wrapped, ejected });
   });
 
-  it("are marked unsafe by theme-classic's swizzle config for how the site swizzles them, but CodeBlock and NavbarItem/ComponentTypes [claim:cg-internal-swizzled-list]", async () => {
+  it("are marked unsafe by theme-classic's swizzle config for how the site swizzles them, but CodeBlock and NavbarItem/ComponentTypes [claim:cg-internal-swizzled-list] [claim:cg-internals-tests-name-them]", async () => {
     const { default: swizzleConfig } =
       (await import('@docusaurus/theme-classic/lib/getSwizzleConfig.js')) as {
         default: () => { components: Record<string, { actions: Record<string, string> }> };
