@@ -8,7 +8,11 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CLEANER_FILE, copiesCacheSettings } from '../../src/plugins/markdown-copies';
+import {
+  CLEANER_FILE,
+  CONVERSION_FILE,
+  copiesCacheSettings,
+} from '../../src/plugins/markdown-copies';
 import { outputCacheKey } from '../../src/plugins/shared/output-cache';
 
 const siteRoot = path.resolve(__dirname, '../..');
@@ -31,11 +35,15 @@ describe("the Markdown copies' cache key", () => {
     writeFileSync(converterManifest(), JSON.stringify({ version: '1.0.0' }));
     mkdirSync(path.dirname(path.join(siteDir, CLEANER_FILE)), { recursive: true });
     writeFileSync(path.join(siteDir, CLEANER_FILE), 'export default () => {};\n');
+    writeFileSync(path.join(siteDir, CONVERSION_FILE), 'export const steps = [clean];\n');
   });
   afterEach(() => rmSync(siteDir, { recursive: true, force: true }));
 
-  it('names the site’s own cleaning step, which exists', () => {
+  it('names the site’s own cleaning step and the module that hands it to the converter, which exist', () => {
     expect(readFileSync(path.join(siteRoot, CLEANER_FILE), 'utf8')).toContain('export default');
+    expect(readFileSync(path.join(siteRoot, CONVERSION_FILE), 'utf8')).toMatch(
+      /export function withCleaner\b[\s\S]*cleanDocusaurusHtml/,
+    );
   });
 
   it("changes with the converter's version and options and with the cleaning step [claim:cg-output-cache-key]", async () => {
@@ -48,6 +56,11 @@ describe("the Markdown copies' cache key", () => {
     expect(newConverter, "the converter's version").not.toBe(before);
 
     writeFileSync(path.join(siteDir, CLEANER_FILE), 'export default () => { /* more */ };\n');
-    expect(await key(), 'the cleaning step').not.toBe(newConverter);
+    const newCleaner = await key();
+    expect(newCleaner, 'the cleaning step').not.toBe(newConverter);
+
+    // The cleaning step is handed to the converter in a module of its own, outside the options.
+    writeFileSync(path.join(siteDir, CONVERSION_FILE), 'export const steps = [];\n');
+    expect(await key(), 'how the cleaning step is handed to the converter').not.toBe(newCleaner);
   });
 });

@@ -76,9 +76,15 @@ async function precacheEntries(outDir: string): Promise<PrecacheEntry[]> {
 export const CLEANER_FILE = 'src/plugins/markdown-copies/clean-docusaurus-html.ts';
 
 /**
+ * The file that hands the cleaning step to the converter (`withCleaner`): which steps run, and
+ * where, is decided there, outside the options the key holds.
+ */
+export const CONVERSION_FILE = 'src/plugins/markdown-copies/convert-pages.ts';
+
+/**
  * What the copies depend on besides the built pages, for their cache key: the converter's
- * version, the site's cleaning step (by its source's hash), the converter's options and the
- * site's address.
+ * version, the site's cleaning step and the module that hands it to the converter (by their
+ * sources' hash), the converter's options and the site's address.
  */
 export function copiesCacheSettings(
   siteDir: string,
@@ -92,9 +98,17 @@ export function copiesCacheSettings(
   );
   return {
     converter: (JSON.parse(converterManifest) as { version: string }).version,
-    // Our cleaner shapes the Markdown too: a change to it must convert the pages again.
-    cleaner: createHash('sha256')
-      .update(readFileSync(path.join(siteDir, CLEANER_FILE)))
+    // Our cleaner shapes the Markdown too, and so does the way it is handed to the converter: a
+    // change to either must convert the pages again.
+    cleaner: [CLEANER_FILE, CONVERSION_FILE]
+      .reduce(
+        (hash, file) =>
+          hash
+            .update(file)
+            .update('\0')
+            .update(readFileSync(path.join(siteDir, file))),
+        createHash('sha256'),
+      )
       .digest('hex'),
     options: llmsTxt,
     site,
