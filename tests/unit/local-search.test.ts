@@ -44,6 +44,7 @@ const {
   validateOptions,
   SEARCH_WORKER_MODULE,
   EMPTY_TEMPLATE_MODULE,
+  INDEX_SOURCES,
 } = await import('../../src/plugins/local-search');
 const { DEFINITIONS_ENTRY } = await import('../../src/plugins/local-search/site-pages');
 
@@ -110,6 +111,16 @@ describe('the search index cache', () => {
     await postBuild({ language: ['en'] });
     expect(indexed).toHaveLength(2);
     expect(readFileSync(path.join(outDir, 'search-index.json'), 'utf8')).toContain('from plugins');
+  });
+
+  it("indexes again when the site's own code that shapes the index changes: every module of the plugin its entry imports is in the key [claim:cg-output-cache-key]", () => {
+    const folder = path.resolve(__dirname, '../../src/plugins/local-search');
+    const entry = path.join(folder, 'index.ts');
+    const imported = [...readFileSync(entry, 'utf8').matchAll(/from '\.\/([\w-]+)'/g)].map(
+      ([, name]) => path.join(folder, `${name}.ts`),
+    );
+    expect(imported.length).toBeGreaterThan(0);
+    expect([...INDEX_SOURCES].sort()).toEqual([entry, ...imported].sort());
   });
 
   it('indexes again when the search options change', async () => {

@@ -15,7 +15,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { outputCache } from '../../src/plugins/shared/output-cache';
+import { outputCache, sourcesHash } from '../../src/plugins/shared/output-cache';
 
 let root: string;
 let outDir: string;
@@ -98,6 +98,18 @@ describe('the Markdown copies cache', () => {
     expect(await convert({ plugins: [() => 'two'] })).toEqual({ converted: true });
     build('aaaa1111', 'Weave');
     expect(await convert({ plugins: [() => 'two'] })).toEqual({ converted: false });
+  });
+
+  it("hashes the site's own sources by name and contents, for the settings of a step they shape [claim:cg-output-cache-key]", () => {
+    const first = path.join(root, 'shape.ts');
+    const second = path.join(root, 'other.ts');
+    writeFileSync(first, 'export const keep = 1;');
+    writeFileSync(second, 'export const keep = 1;');
+    const before = sourcesHash([first]);
+    expect(sourcesHash([first])).toBe(before);
+    expect(sourcesHash([second])).not.toBe(before);
+    writeFileSync(first, 'export const keep = 2;');
+    expect(sourcesHash([first])).not.toBe(before);
   });
 
   it('stores only what the conversion added, and only the latest build', async () => {

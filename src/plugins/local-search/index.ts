@@ -21,7 +21,7 @@ import path from 'node:path';
 import type { LoadContext, OptionValidationContext, Plugin } from '@docusaurus/types';
 import * as searchPackage from '@easyops-cn/docusaurus-search-local';
 import type { PluginOptions as SearchOptions } from '@easyops-cn/docusaurus-search-local';
-import { outputCache } from '../shared/output-cache';
+import { outputCache, sourcesHash } from '../shared/output-cache';
 import { DEFINITIONS_ENTRY, type IndexFileEntry } from './site-pages';
 import { tableDefinitionsOfHtml, type TableDefinition } from './table-definitions';
 
@@ -29,6 +29,14 @@ const SEARCH_PACKAGE = '@easyops-cn/docusaurus-search-local';
 
 /** The files the plugin writes at the root of the build: one index per search context. */
 const INDEX_FILE = /^search-index[^/\\]*\.json$/;
+
+/**
+ * The site's own modules that shape the index files (what is kept of the plugin's index, the
+ * table definitions added to it): a change to any of them indexes every page again.
+ */
+export const INDEX_SOURCES = ['index.ts', 'site-pages.ts', 'table-definitions.ts'].map((file) =>
+  path.join(__dirname, file),
+);
 
 /** The search box's template for a query with no result. */
 export const EMPTY_TEMPLATE_MODULE =
@@ -137,9 +145,7 @@ export default function cachedSearchIndex(
     ]),
     options,
     site: { url, baseUrl, trailingSlash },
-    // Index files written before the lunr index was dropped, or before table definitions were
-    // added, are not reused.
-    format: 'documents-and-definitions',
+    code: sourcesHash(INDEX_SOURCES),
   };
   const { configureWebpack } = search;
   return {

@@ -23,7 +23,7 @@ import pwaPlugin, {
 import type { PluginOptions as PwaOptions } from '@docusaurus/plugin-pwa';
 import { convertPages, type LlmsTxtOptions } from './convert-pages';
 import { withoutTrailingSlashBeforeMd } from './links';
-import { filesUnder, outputCache } from '../shared/output-cache';
+import { filesUnder, outputCache, sourcesHash } from '../shared/output-cache';
 
 export interface MarkdownCopiesOptions {
   /** Options of @docusaurus/plugin-pwa. */
@@ -100,16 +100,7 @@ export function copiesCacheSettings(
     converter: (JSON.parse(converterManifest) as { version: string }).version,
     // Our cleaner shapes the Markdown too, and so does the way it is handed to the converter: a
     // change to either must convert the pages again.
-    cleaner: [CLEANER_FILE, CONVERSION_FILE]
-      .reduce(
-        (hash, file) =>
-          hash
-            .update(file)
-            .update('\0')
-            .update(readFileSync(path.join(siteDir, file))),
-        createHash('sha256'),
-      )
-      .digest('hex'),
+    cleaner: sourcesHash([CLEANER_FILE, CONVERSION_FILE].map((file) => path.join(siteDir, file))),
     options: llmsTxt,
     site,
   };

@@ -1,8 +1,7 @@
 /**
  * Keeps what a postBuild step wrote on the last build, and gives it back when a build's pages are
  * the same, instead of running the step again. The Markdown copies (about 4 s: every page's HTML
- * parsed into Markdown) and the search index (about 2 s: every page parsed, then indexed) use it;
- * Docusaurus runs every postBuild on one thread, so each second here is a second of the build.
+ * parsed into Markdown) and the search index (about 2 s: every page parsed, then indexed) use it.
  *
  * The key is a hash of everything such a step reads: every HTML page of the build and the
  * settings the caller passes (the step's versions and options, functions by their source).
@@ -15,7 +14,7 @@
  * `docusaurus clear` leaves alone; it holds one build's files.
  */
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -47,6 +46,16 @@ export async function filesUnder(
     .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
     .filter(accept)
     .sort();
+}
+
+/**
+ * A hash of files' names and contents: for settings that must change when the site's own code
+ * that shapes an output changes, since that code is not in the options or versions.
+ */
+export function sourcesHash(files: readonly string[]): string {
+  const hash = createHash('sha256');
+  for (const file of files) hash.update(file).update('\0').update(readFileSync(file)).update('\0');
+  return hash.digest('hex');
 }
 
 /** The cache key of a build: its pages without the entry asset names, and the settings. */
