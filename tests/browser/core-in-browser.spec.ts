@@ -36,7 +36,7 @@ test.afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
 });
 
-test('runs a task with the scripted model and in-memory memory [claim:install-browser-core] [claim:install-browser-testing] [claim:install-browser-no-server] [claim:install-browser-refuses-options] [claim:install-browser-signals] [claim:install-browser-files] [claim:errors-unsupported-platform-not-at-start] [claim:plugin-triggers-run]', async ({
+test('runs a task with the scripted model and in-memory memory [claim:install-browser-core] [claim:install-browser-testing] [claim:install-browser-no-server] [claim:wp-start-order] [claim:install-browser-refuses-options] [claim:install-browser-signals] [claim:install-browser-files] [claim:errors-unsupported-platform-not-at-start] [claim:plugin-triggers-run]', async ({
   page,
 }) => {
   const requested: string[] = [];

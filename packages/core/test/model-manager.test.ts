@@ -725,7 +725,7 @@ describe('ModelManager.call', () => {
     );
   });
 
-  it('serves the requested id with its own provider, even one listed after a provider of an alias, unless the call names the alias provider [claim:tr-alias-order]', async () => {
+  it('serves the requested id with its own provider, even one listed after a provider of an alias, unless the call names the alias provider [claim:tr-alias-order] [claim:wp-alias-fallback]', async () => {
     const direct = { ...echoText('direct'), id: 'chat' };
     const models = manager(
       [

@@ -10,7 +10,7 @@ import { optionsSchema } from '../src/runtime/options-schema.js';
 import { silentLogger, TestModelProvider } from './fixtures.js';
 
 describe('runtime options', () => {
-  it('give each task 120 s (taskTimeoutMs) unless configured [claim:mpo-keep-below-task-timeout] [claim:oai-ollama-timeouts] [claim:index-trigger-store-hangs]', () => {
+  it('give each task 120 s (taskTimeoutMs) unless configured [claim:mpo-keep-below-task-timeout] [claim:oai-ollama-timeouts] [claim:index-trigger-store-hangs] [claim:wp-deadline]', () => {
     expect(optionsSchema.parse({}).taskTimeoutMs).toBe(120_000);
     expect(optionsSchema.parse({ taskTimeoutMs: 30_000 }).taskTimeoutMs).toBe(30_000);
   });

@@ -14,7 +14,7 @@ import {
   WeftTestingError,
 } from '../src/index.js';
 
-describe('InMemoryMemoryProvider keeps the memory-provider contract [claim:mpo-in-memory] [claim:tst-in-memory] [claim:wp-contract-suite]', () => {
+describe('InMemoryMemoryProvider keeps the memory-provider contract [claim:mpo-in-memory] [claim:tst-in-memory] [claim:wp-contract-suite] [claim:wp-memory-queries]', () => {
   for (const check of memoryProviderContract({ create: () => new InMemoryMemoryProvider() })) {
     it(check.name, check.run);
   }

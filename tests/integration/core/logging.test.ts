@@ -238,6 +238,47 @@ describe('what a task writes into the log', () => {
     expect(line('task failed', second.id)).toContain('provider-words-5');
     expect(JSON.stringify(lines)).not.toContain('user-words-17');
   });
+
+  it('quotes the failure an executor returns and the error a tracker throws, never the trigger message [claim:wp-logs-content]', async () => {
+    const { logger, lines } = capturingLogger('debug');
+    const refusing = recordingExecutor('reply', () => ({
+      success: false,
+      error: 'returned-words-3 refused',
+    }));
+    const runtime = stopAfterTest(
+      await Runtime.init({
+        models: [new ScriptedModelProvider({ fallback: plan(['echo', 'reply']) })],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [new TestPlugin('echo', { executors: [refusing] })],
+        options: {
+          logger,
+          pipelineReview: 'never',
+          analytics: {
+            trackers: [
+              {
+                onTaskStart: () => {
+                  throw new Error('tracker-words-8 broke');
+                },
+              },
+            ],
+          },
+        },
+      }),
+    );
+    await runtime.start();
+    const task = await runtime.dispatch({
+      pluginId: 'echo',
+      triggerId: 'message',
+      space: 'private-4',
+      message: 'user-words-17 are private',
+    });
+    await runtime.stop();
+    expect(task.status).toBe('failed');
+    const line = (msg: string) => JSON.stringify(lines.find((candidate) => candidate.msg === msg));
+    expect(line('step failed')).toContain('returned-words-3');
+    expect(line('analytics tracker threw; ignored')).toContain('tracker-words-8');
+    expect(JSON.stringify(lines)).not.toContain('user-words-17');
+  });
 });
 
 describe('the component of a line', () => {

@@ -101,9 +101,12 @@ function heldStartTrigger(id: string) {
 }
 
 describe('Runtime start', () => {
-  it('initialises memory, then models, then plugins, and becomes running [claim:plugin-init-order] [claim:gs-what-happened-init] [claim:mpm-start-first] [claim:mpi-start-order] [claim:mpo-lifecycle] [claim:wp-start-order] [claim:wp-providers-before-plugins]', async () => {
+  it('initialises memory, then models, then plugins, and becomes running [claim:plugin-init-order] [claim:gs-what-happened-init] [claim:mpm-start-first] [claim:mpi-start-order] [claim:mpo-lifecycle] [claim:wp-start-order] [claim:wp-providers-before-plugins] [claim:wp-init-starts-nothing]', async () => {
     const events: string[] = [];
     const runtime = await loggingRuntime(events);
+    // Runtime.init only checks and builds: no provider or plugin has been initialised yet.
+    expect(events).toEqual([]);
+    expect(runtime.status).toBe('ready');
     await runtime.start();
     expect(events).toEqual([
       'init memory',
