@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { RuntimeConfig } from '@weft/core';
 import { optionsSchema } from '../../packages/core/src/runtime/options-schema';
+import { majorsOfRange, SUPPORTED_NODE_RANGE } from '../../tooling/node-versions';
 
 const README = path.resolve(__dirname, '../../packages/core/README.md');
 
@@ -90,6 +91,25 @@ describe('the core README', () => {
     expect(row).toContain('`PostgresSpaceCoordinator` from `@weft/coordinator-postgres`');
     const coordinatorPackage = await import('@weft/coordinator-postgres');
     expect(typeof coordinatorPackage.PostgresSpaceCoordinator).toBe('function');
+  });
+
+  it('names the Node.js majors the engines range admits, each with its minimum [claim:core-readme-node]', async () => {
+    const readme = await readFile(README, 'utf8');
+    const start = readme.indexOf('Node.js 22');
+    // The sentence up to "still works": what follows is about Node.js 20's end of life.
+    const sentence = readme.slice(start, readme.indexOf('still works', start));
+    expect(start).toBeGreaterThan(-1);
+    const named = [...sentence.matchAll(/\b(\d+)(?:\.(\d+))?\b/g)].map(([, major]) =>
+      Number(major),
+    );
+    expect([...new Set(named)].sort()).toEqual(majorsOfRange(SUPPORTED_NODE_RANGE).sort());
+    for (const part of SUPPORTED_NODE_RANGE.split('||')) {
+      const [major, minor, patch] = part.trim().slice(1).split('.');
+      expect(patch).toBe('0');
+      // A major admitted from its first release is named alone; a later minimum is spelt out.
+      if (minor === '0') expect(sentence).not.toMatch(new RegExp(`\\b${major}\\.\\d`));
+      else expect(sentence).toContain(`${major}.${minor} or later`);
+    }
   });
 
   const defaults = optionsSchema.parse({}) as Record<string, unknown>;

@@ -1266,6 +1266,45 @@ describe('the task signal', () => {
     expect(calls).toBe(1);
     hold.resolve('{"ok":true}');
   });
+  it('lets a running call with a signal of its own outlive the task, but refuses the next attempt it starts after the task ended [claim:go-context-abort] [claim:go-context-abort-bulkhead]', async () => {
+    const own = new AbortController();
+    const firstAnswer = deferred<string>();
+    const outcome = deferred<unknown>();
+    const signals: (AbortSignal | undefined)[] = [];
+    const asks = recordingExecutor('ask', async (_task, context) => {
+      await settleInto(
+        context.getObject({
+          schema: z.object({ ok: z.boolean() }),
+          prompt: 'ok?',
+          maxRetries: 1,
+          request: { signal: own.signal },
+        }),
+        outcome,
+      );
+      return { success: true };
+    });
+    const runtime = await startAsking(
+      asks,
+      (request) => {
+        signals.push(request.signal);
+        // The first answer comes after the task's time limit, and is not valid: getObject asks
+        // again, once the task has ended.
+        return signals.length === 1 ? firstAnswer.promise : '{"ok":true}';
+      },
+      { taskTimeoutMs: 100, pipelineReview: 'never' },
+    );
+    const task = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'late' });
+    expect(task.chain.at(-1)).toMatchObject({ type: 'error', pluginId: 'core', action: 'timeout' });
+    // The running call was not aborted: its own signal took the task's place.
+    expect(own.signal.aborted).toBe(false);
+    firstAnswer.resolve('not JSON');
+    // Its next attempt, started after the task ended, was refused with the task's reason, and
+    // the provider was not asked again, though it had a free slot and the call's signal never
+    // fired.
+    expect(await outcome.promise).toMatchObject({ code: 'WEFT_TASK_TIMEOUT' });
+    expect(signals).toEqual([own.signal]);
+    expect(own.signal.aborted).toBe(false);
+  });
   it("passes the task's signal to planning, review and executor model calls [claim:exec-models-signal] [claim:exec-getobject-signal] [claim:task-signal-reaches-model-calls] [claim:go-context-abort] [claim:testing-purpose] [claim:mpo-scripted-function] [claim:tst-purpose] [claim:wp-signal-model-calls] [claim:cap-request-purpose] [claim:cap-request-signal]", async () => {
     const seen: { purpose: string | undefined; signal: AbortSignal | undefined }[] = [];
     let executorSignal: AbortSignal | undefined;
