@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { globSync } from 'tinyglobby';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   CatalogueError,
@@ -371,6 +372,22 @@ describe('the first-party packages', () => {
         files.some((file) => existsSync(path.join(siteDir, file))),
         `${name}'s guide ${guide} is none of ${files.join(', ')}`,
       ).toBe(true);
+    }
+  });
+
+  it("are each tested in the repository: the unit suite runs test files of every card's folder [claim:plugins-every-package]", async () => {
+    const siteDir = path.resolve(__dirname, '../..');
+    const { entries } = await readCatalogue(path.join(siteDir, 'packages'));
+    const { default: config } = await import('../../vitest.config');
+    const projects = (config.test?.projects ?? []) as { test?: { include?: string[] } }[];
+    const included = projects.flatMap((project) => project.test?.include ?? []);
+    const run = globSync(included, { cwd: siteDir, ignore: ['**/node_modules/**'] });
+    expect(entries.length).toBeGreaterThan(0);
+    for (const { directory } of entries) {
+      const tests = run.filter((file) => file.startsWith(`packages/${directory}/test/`));
+      expect(tests.length, `the unit suite runs no test of packages/${directory}`).toBeGreaterThan(
+        0,
+      );
     }
   });
 });

@@ -15,7 +15,7 @@ import styles from './styles.module.css';
 
 const TITLE = 'Plugins';
 const DESCRIPTION =
-  'First-party Weft packages: the core runtime, model providers, memory providers, plugins and tooling.';
+  'First-party Weft packages: the core runtime, model providers, memory providers, coordinators, plugins and tooling.';
 
 function groupByKind(entries: readonly CatalogueCard[]) {
   return PACKAGE_KINDS.map((kind) => ({

@@ -15,7 +15,7 @@ export default function Snippet(): ReactNode {
             <h2 id="first-agent">An agent in a few lines</h2>
             <p>
               A runtime takes a model provider, a memory provider and your plugins. It checks the
-              whole configuration at start-up and reports every problem at once.
+              whole configuration at start-up and lists the problems it finds in one error.
             </p>
             <Link to="/docs/getting-started/">Walk through it in Getting started</Link>
           </div>

@@ -13,9 +13,15 @@ export const PLAN_FIELD: AnswerField = {
   name: 'plan answer',
   schema: PipelineSchema,
 };
+/**
+ * Labelled for the runtime's default review policy ('always'): a plan of one step is reviewed
+ * only when it fails, a longer one after each step but the last. An example that sets another
+ * policy relabels the field (the chat example's 'on-failure').
+ */
 export const REVIEW_FIELD: AnswerField = {
   field: 'review',
-  label: "The model's review answer (JSON, asked for after a failed step)",
+  label:
+    "The model's review answer (JSON, asked for after each step but the last, and after a failed step)",
   name: 'review answer',
   schema: PipelineModificationSchema,
 };

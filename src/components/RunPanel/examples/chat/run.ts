@@ -45,7 +45,11 @@ export const definition: RunDefinition = {
     { id: 'writer-down', label: 'A step fails: the writer model does not answer' },
   ],
   failingPreset: 'writer-down',
-  answerFields: [PLAN_FIELD, REVIEW_FIELD],
+  // pipelineReview 'on-failure' (see run below): the review follows a failed step only.
+  answerFields: [
+    PLAN_FIELD,
+    { ...REVIEW_FIELD, label: "The model's review answer (JSON, asked for after a failed step)" },
+  ],
   async initialInput(preset) {
     return {
       message: 'My name is Ada.',

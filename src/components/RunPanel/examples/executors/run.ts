@@ -31,15 +31,7 @@ const SLOT_FIELD: AnswerField = {
   schema: SlotRequest,
 };
 
-const fields: AnswerField[] = [
-  PLAN_FIELD,
-  SLOT_FIELD,
-  {
-    ...REVIEW_FIELD,
-    label:
-      "The model's review answer (JSON, asked for after each step but the last, and after a failed step)",
-  },
-];
+const fields: AnswerField[] = [PLAN_FIELD, SLOT_FIELD, REVIEW_FIELD];
 
 export const definition: RunDefinition = {
   id: 'executors',
