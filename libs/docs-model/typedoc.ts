@@ -78,36 +78,6 @@ export function plainPageTitles(app: Application): void {
   });
 }
 
-/** Case-insensitive, so `WeftError` sorts among the W's and not after every capital. */
-function byName(a: { name: string }, b: { name: string }): number {
-  return a.name.localeCompare(b.name, 'en', { sensitivity: 'base' });
-}
-
-/**
- * Sorts the package's exports by name in every group (Classes, Functions...), so the API
- * sidebar and the index tables read alphabetically. The `sort` option cannot do this alone:
- * `source-order` orders exports by the path of the file that declares them (so `WeftError`,
- * from errors/, came between two classes from capabilities/ and memory/), and `alphabetical`
- * would also reorder the members of every class, which keep the order their source gives them.
- * Runs after TypeDoc's own grouping (priority -100) has built the groups.
- */
-export function alphabeticalExports(app: Application): void {
-  // 'resolveEnd' is Converter.EVENT_RESOLVE_END (a type-only import keeps TypeDoc out of the config loader).
-  app.converter.on(
-    'resolveEnd',
-    (context) => {
-      const { project } = context;
-      project.children?.sort(byName);
-      for (const group of project.groups ?? []) {
-        group.children.sort(byName);
-        for (const category of group.categories ?? []) category.children.sort(byName);
-      }
-      for (const category of project.categories ?? []) category.children.sort(byName);
-    },
-    -200,
-  );
-}
-
 /**
  * TypeDoc's default `excludeTags` (typedoc's `OptionDefaults.excludeTags`, which this config,
  * loaded without TypeDoc, cannot import); tests/unit/claims-hidden.test.ts compares them.
@@ -133,11 +103,12 @@ export const typedocOptions = {
   // The generated sidebar's doc ids are relative to this folder (the api docs
   // instance), not to the main docs folder the plugin would otherwise assume.
   docsPath: API_OUT_DIR,
-  plugin: [strictValidation, plainPageTitles, alphabeticalExports],
+  plugin: [strictValidation, plainPageTitles],
   name: '@weft/core',
   readme: 'none',
   entryFileName: 'index.md',
-  // Members in the order of their source; exports are then sorted by name (alphabeticalExports).
+  // The specification's order: exports by the file that declares them, then their place in it,
+  // and members in the order their source gives them.
   sort: ['source-order'] as SortStrategy[],
   excludePrivate: true,
   excludeInternal: true,

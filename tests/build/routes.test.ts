@@ -62,8 +62,27 @@ describe("the API reference's sidebar", () => {
     expect(linkedPages.length, links.join(' ')).toBeGreaterThan(3);
   });
 
-  it('lists the pages of each category alphabetically, ignoring case', () => {
-    // What the build generated for the sidebar (sidebars.api.ts reads it), category by category.
+  it("lists the pages of each category in the order of the core's sources, as the specification asks", () => {
+    // Where each export is declared, found in the sources without TypeDoc: its file (from the
+    // package's folder, as TypeDoc compares them) and the place of its declaration in it.
+    const coreDir = path.resolve(__dirname, '../../packages/core');
+    const sources = (readdirSync(path.join(coreDir, 'src'), { recursive: true }) as string[])
+      .filter((file) => file.endsWith('.ts'))
+      .map((file) => {
+        const relative = path.join('src', file).split(path.sep).join('/');
+        return { file: relative, text: readFileSync(path.join(coreDir, relative), 'utf8') };
+      });
+    const placeOf = (name: string): { file: string; pos: number } => {
+      const declaration = new RegExp(
+        `^export (?:declare )?(?:abstract )?(?:class|interface|type|const|function|enum) ${name}\\b`,
+        'm',
+      );
+      for (const { file, text } of sources) {
+        const match = declaration.exec(text);
+        if (match) return { file, pos: match.index };
+      }
+      throw new Error(`no declaration of ${name} in packages/core/src`);
+    };
     const file = path.resolve(__dirname, '../../api/typedoc-sidebar.cjs');
     const categories = createRequire(import.meta.url)(file) as {
       label: string;
@@ -73,8 +92,11 @@ describe("the API reference's sidebar", () => {
     expect(classes?.items?.length).toBeGreaterThan(3);
     for (const category of categories) {
       const labels = (category.items ?? []).map((item) => item.label);
-      const sorted = [...labels].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' }));
-      expect(labels, category.label).toEqual(sorted);
+      const places = labels.map((label) => ({ label, ...placeOf(label) }));
+      const inSourceOrder = [...places].sort((a, b) =>
+        a.file === b.file ? a.pos - b.pos : a.file < b.file ? -1 : 1,
+      );
+      expect(labels, category.label).toEqual(inSourceOrder.map((place) => place.label));
     }
   });
 });
