@@ -6,7 +6,7 @@ import {
   PromptRegistry,
   type CapabilityTransformEntry,
   type ModelCapability,
-  type ModelProvider,
+  ModelProvider,
   WeftError,
 } from '@weft/core';
 import { describe, expect, it } from 'vitest';
@@ -1171,3 +1171,19 @@ function recordingLogger(warnings: Record<string, unknown>[]): Logger {
   };
   return logger as unknown as Logger;
 }
+
+describe('ModelProvider.resolve', () => {
+  it('reads a value, a function returning it, or an async function [claim:mpo-resolve]', async () => {
+    class Reader extends ModelProvider {
+      readonly id = 'reader';
+      readonly capabilities = [];
+      read<T>(value: T | (() => T | Promise<T>)): Promise<T> {
+        return this.resolve(value);
+      }
+    }
+    const reader = new Reader();
+    expect(await reader.read('sk-plain')).toBe('sk-plain');
+    expect(await reader.read(() => 'sk-sync')).toBe('sk-sync');
+    expect(await reader.read(async () => 'sk-async')).toBe('sk-async');
+  });
+});
