@@ -110,7 +110,7 @@ describe('ModelManager.call', () => {
     expect(await models.generateText('hi there')).toBe('alpha:hi there');
   });
 
-  it('rejects invalid input, naming the capability, before the provider sees it [claim:cap-input-at-least-one] [claim:cap-validates-both-ways] [claim:cap-error-messages] [claim:mpo-validated-around-run] [claim:wp-validated-boundary] [claim:wp-goal-checked]', async () => {
+  it('rejects invalid input, naming the capability, before the provider sees it [claim:cap-input-at-least-one] [claim:cap-validates-both-ways] [claim:cap-error-messages] [claim:tr-codes] [claim:mpo-validated-around-run] [claim:wp-validated-boundary] [claim:wp-goal-checked]', async () => {
     const seen: { input: unknown; options: unknown }[] = [];
     const models = manager([
       new TestModelProvider('alpha', { capabilities: [echoText('alpha', seen)] }),
@@ -128,11 +128,12 @@ describe('ModelManager.call', () => {
     expect(seen).toHaveLength(0);
   });
 
-  it('rejects invalid options, naming the capability [claim:cap-request-fields] [claim:cap-error-messages] [claim:mpo-validated-around-run]', async () => {
+  it('rejects invalid options, naming the capability [claim:cap-request-fields] [claim:cap-error-messages] [claim:tr-codes] [claim:mpo-validated-around-run]', async () => {
     const models = manager([new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })]);
     const error = await errorOf(
       models.call('text-generation', hello, { options: { temperature: 9 } }),
     );
+    expect(error.code).toBe('WEFT_VALIDATION_FAILED');
     expect(error.message).toMatch(
       /^ModelManager: options for capability "text-generation" are invalid: /,
     );
@@ -223,7 +224,7 @@ describe('ModelManager.call', () => {
     }
   });
 
-  it('rejects invalid provider output, naming the provider and the capability [claim:cap-validates-both-ways] [claim:cap-run-validated] [claim:cap-error-messages] [claim:testing-provider-validated] [claim:mpo-validated-around-run] [claim:wp-validated-boundary]', async () => {
+  it('rejects invalid provider output, naming the provider and the capability [claim:cap-validates-both-ways] [claim:cap-run-validated] [claim:cap-error-messages] [claim:tr-codes] [claim:testing-provider-validated] [claim:mpo-validated-around-run] [claim:wp-validated-boundary]', async () => {
     const sloppy: ModelCapability = { id: 'sentiment', run: async () => ({ score: 3 }) };
     const models = manager([new TestModelProvider('sloppy', { capabilities: [sloppy] })]);
     const error = await errorOf(models.call('sentiment', { text: 'great' }));
