@@ -6,7 +6,7 @@ import {
   PromptRegistry,
   type CapabilityTransformEntry,
   type ModelCapability,
-  type ModelProvider,
+  ModelProvider,
   WeftError,
 } from '@weft/core';
 import { describe, expect, it } from 'vitest';
@@ -110,7 +110,7 @@ describe('ModelManager.call', () => {
     expect(await models.generateText('hi there')).toBe('alpha:hi there');
   });
 
-  it('rejects invalid input, naming the capability, before the provider sees it [claim:cap-input-at-least-one] [claim:cap-validates-both-ways] [claim:cap-error-messages] [claim:mpo-validated-around-run] [claim:wp-validated-boundary] [claim:wp-goal-checked]', async () => {
+  it('rejects invalid input, naming the capability, before the provider sees it [claim:cap-input-at-least-one] [claim:cap-validates-both-ways] [claim:cap-error-messages] [claim:tr-codes] [claim:mpo-validated-around-run] [claim:wp-validated-boundary] [claim:wp-goal-checked]', async () => {
     const seen: { input: unknown; options: unknown }[] = [];
     const models = manager([
       new TestModelProvider('alpha', { capabilities: [echoText('alpha', seen)] }),
@@ -128,11 +128,12 @@ describe('ModelManager.call', () => {
     expect(seen).toHaveLength(0);
   });
 
-  it('rejects invalid options, naming the capability [claim:cap-request-fields] [claim:cap-error-messages] [claim:mpo-validated-around-run]', async () => {
+  it('rejects invalid options, naming the capability [claim:cap-request-fields] [claim:cap-error-messages] [claim:tr-codes] [claim:mpo-validated-around-run]', async () => {
     const models = manager([new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })]);
     const error = await errorOf(
       models.call('text-generation', hello, { options: { temperature: 9 } }),
     );
+    expect(error.code).toBe('WEFT_VALIDATION_FAILED');
     expect(error.message).toMatch(
       /^ModelManager: options for capability "text-generation" are invalid: /,
     );
@@ -223,7 +224,7 @@ describe('ModelManager.call', () => {
     }
   });
 
-  it('rejects invalid provider output, naming the provider and the capability [claim:cap-validates-both-ways] [claim:cap-run-validated] [claim:cap-error-messages] [claim:testing-provider-validated] [claim:mpo-validated-around-run] [claim:wp-validated-boundary]', async () => {
+  it('rejects invalid provider output, naming the provider and the capability [claim:cap-validates-both-ways] [claim:cap-run-validated] [claim:cap-error-messages] [claim:tr-codes] [claim:testing-provider-validated] [claim:mpo-validated-around-run] [claim:wp-validated-boundary]', async () => {
     const sloppy: ModelCapability = { id: 'sentiment', run: async () => ({ score: 3 }) };
     const models = manager([new TestModelProvider('sloppy', { capabilities: [sloppy] })]);
     const error = await errorOf(models.call('sentiment', { text: 'great' }));
@@ -1220,3 +1221,19 @@ function recordingLogger(warnings: Record<string, unknown>[]): Logger {
   };
   return logger as unknown as Logger;
 }
+
+describe('ModelProvider.resolve', () => {
+  it('reads a value, a function returning it, or an async function [claim:mpo-resolve]', async () => {
+    class Reader extends ModelProvider {
+      readonly id = 'reader';
+      readonly capabilities = [];
+      read<T>(value: T | (() => T | Promise<T>)): Promise<T> {
+        return this.resolve(value);
+      }
+    }
+    const reader = new Reader();
+    expect(await reader.read('sk-plain')).toBe('sk-plain');
+    expect(await reader.read(() => 'sk-sync')).toBe('sk-sync');
+    expect(await reader.read(async () => 'sk-async')).toBe('sk-async');
+  });
+});

@@ -201,7 +201,7 @@ describe('model calls per task', () => {
     });
   });
 
-  it('a review answer that does not fit costs one more call; when none fits, the steps left run [claim:testing-review-retries] [claim:wp-cost]', async () => {
+  it('a review answer that does not fit costs one more call, up to getObjectRetries; when none fits, the steps left run [claim:testing-review-retries] [claim:wp-cost] [claim:mpo-scripted-review-retries]', async () => {
     const unfit = { type: 'maybe' };
     expect(
       await callsFor(['ok', 'ok'], {}, 0, [unfit, { type: 'stop' }, { type: 'continue' }]),
@@ -214,5 +214,9 @@ describe('model calls per task', () => {
       status: 'completed',
       ran: 2,
     });
+    // With getObjectRetries 1, the second unfit answer ends the review.
+    expect(
+      await callsFor(['ok', 'ok'], { getObjectRetries: 1 }, 0, [unfit, unfit, { type: 'stop' }]),
+    ).toEqual({ plan: 1, review: 2, executor: 2, status: 'completed', ran: 2 });
   });
 });

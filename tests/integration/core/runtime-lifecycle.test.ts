@@ -1332,6 +1332,26 @@ describe('Runtime stop', () => {
     expect(runtime.status).toBe('stopped');
   });
 
+  it("shuts the model providers down once a plugin whose shutdown hangs has had the stop's 2 s, without waiting for it [claim:mpo-shutdown-after]", async () => {
+    const events: string[] = [];
+    const runtime = await loggingRuntime(events, {
+      plugins: [new TestPlugin('stuck', { events, shutdown: () => new Promise(() => undefined) })],
+    });
+    await runtime.start();
+    events.length = 0;
+    const before = performance.now();
+    await runtime.stop();
+    const elapsed = performance.now() - before;
+    expect(elapsed).toBeGreaterThanOrEqual(1_900);
+    expect(elapsed).toBeLessThan(2_000 + 1_000);
+    expect(events).toEqual([
+      'shutdown plugin stuck',
+      'shutdown model model-b',
+      'shutdown model model-a',
+      'shutdown memory',
+    ]);
+  });
+
   it("aborts the start triggers' signal before the scheduler drains: a queued task has not run yet when it fires [claim:trig-shutdown-order] [claim:wp-stop-triggers-first] [claim:wp-start-signal-before-drain]", async () => {
     const gate = deferred();
     const slow = recordingExecutor('reply', async () => {
