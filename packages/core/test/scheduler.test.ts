@@ -63,7 +63,7 @@ describe('Scheduler', () => {
     expect(await Promise.all([first, second])).toEqual([1, 2]);
   });
 
-  it('refuses with the errors page’s example: a WeftError with status 503, its docsUrl, and the code ending its message [claim:errors-weft-error-shape] [claim:errors-message-first-line]', async () => {
+  it('refuses with the errors page’s example: a WeftError with status 503, its docsUrl, and the code ending its message [claim:errors-weft-error-shape] [claim:errors-message-first-line] [claim:errors-5xx-message-generic]', async () => {
     const scheduler = new Scheduler({ maxQueueSize: 1000 });
     const waiting = Array.from({ length: 1000 }, (_, index) =>
       scheduler.schedule(`space-${index}`, async () => index),
@@ -72,6 +72,8 @@ describe('Scheduler', () => {
     if (!WeftError.is(error, 'WEFT_QUEUE_FULL')) throw new Error('expected WEFT_QUEUE_FULL');
     expect(error.status).toBe(503);
     expect(error.cause).toBeUndefined();
+    // Made with `expose`: the server answers a 503 with this message rather than a generic one.
+    expect(error.expose).toBe(true);
     expect(error.docsUrl).toBe('https://weft-ai.github.io/docs/reference/errors/#weft_queue_full');
     expect(error.message).toBe(
       'Scheduler: the queue is full (1000 tasks waiting); try again later. [WEFT_QUEUE_FULL]',

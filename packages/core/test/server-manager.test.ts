@@ -209,7 +209,8 @@ describe('ServerManager', () => {
         status: 400,
         code: 'WEFT_BAD_REQUEST',
         docsUrl: docsOf('WEFT_BAD_REQUEST'),
-        message: expect.stringMatching(/^Malformed JSON body/),
+        message:
+          'Malformed JSON body: it must be an object or array, not a bare string, number, boolean or null',
       });
     }
     expect(ran).toBe(false);
@@ -264,6 +265,10 @@ describe('ServerManager', () => {
         message: expect.stringMatching(/^The body must be JSON of an object or array/),
       });
     }
+    // A bare value is valid JSON: the message names the rule rather than calling it invalid.
+    expect((await errorBody(await post(`${server.url}/echo`, '42'))).message).toBe(
+      'The body must be JSON of an object or array, sent as application/json: not a bare string, number, boolean or null [WEFT_CHAT_INVALID_REQUEST]',
+    );
     // Too large is not the route's rule: it stays the server's 413.
     const large = await post(`${server.url}/echo`, JSON.stringify({ text: 'x'.repeat(200) }));
     expect(large.status).toBe(413);

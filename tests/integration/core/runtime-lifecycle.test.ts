@@ -1514,7 +1514,7 @@ describe('Runtime stop', () => {
     expect(await queued).toMatchObject({ status: 503, code: 'WEFT_TASK_CANCELLED' });
   });
 
-  it('rejects dispatch with 503 while stopping [claim:trig-tick-503] [claim:task-dispatch-rejects-bad-input] [claim:obs-request-failed-generic] [claim:prod-shutdown-order] [claim:tsdoc-runtime-dispatch-503] [claim:index-dispatch-rejects]', async () => {
+  it('rejects dispatch with 503 while stopping [claim:trig-tick-503] [claim:task-dispatch-rejects-bad-input] [claim:obs-request-failed-generic] [claim:prod-shutdown-order] [claim:tsdoc-runtime-dispatch-503] [claim:index-dispatch-rejects] [claim:errors-5xx-message-generic]', async () => {
     const gate = deferred();
     const slow = recordingExecutor('reply', async () => {
       await gate.promise;

@@ -28,6 +28,7 @@ interface ErrorDetails {
   message?: unknown;
   code?: unknown;
   limit?: unknown;
+  body?: unknown;
   expose?: unknown;
 }
 
@@ -45,7 +46,11 @@ export function errorAnswer(error: unknown, requestId: string): ErrorAnswer {
   const details = (typeof error === 'object' && error !== null ? error : {}) as ErrorDetails;
   const message = typeof details.message === 'string' ? details.message : undefined;
   if (details.type === 'entity.parse.failed') {
-    return answer(400, 'WEFT_BAD_REQUEST', `Malformed JSON body: ${message ?? 'could not parse'}`);
+    return answer(
+      400,
+      'WEFT_BAD_REQUEST',
+      `Malformed JSON body: ${isBareJson(error) ? BARE_JSON : (message ?? 'could not parse')}`,
+    );
   }
   if (details.type === 'entity.too.large') {
     const limit = typeof details.limit === 'number' ? details.limit : '?';
@@ -128,4 +133,29 @@ function codeOf(details: ErrorDetails, weft: boolean, fallback: string): string 
   return (weft || fallback === 'WEFT_BAD_REQUEST') && typeof details.code === 'string'
     ? details.code
     : fallback;
+}
+
+/** Why a body that is JSON but not of an object or array is refused. */
+export const BARE_JSON =
+  'it must be an object or array, not a bare string, number, boolean or null';
+
+/**
+ * Whether the JSON parser refused a body that is valid JSON but not of an object or array (a bare
+ * `42`, `"text"` or `null`). The parser reports it with `JSON.parse`'s message for a mangled copy
+ * of the body, which calls valid JSON invalid, so the answer names the rule instead.
+ *
+ * @param error - What the JSON parser passed on.
+ * @returns `true` for such a refusal.
+ */
+export function isBareJson(error: unknown): boolean {
+  const { type, body } = (typeof error === 'object' && error !== null ? error : {}) as ErrorDetails;
+  if (type !== 'entity.parse.failed' || typeof body !== 'string' || /^\s*[{[]/.test(body)) {
+    return false;
+  }
+  try {
+    JSON.parse(body);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import { WeftError } from '../errors/weft-error.js';
+import { isBareJson } from './error-answer.js';
 
 /**
  * The JSON body parser of a route with its own code for a body that is not JSON of an object
@@ -17,9 +18,11 @@ export function bodyRefusedAs(parse: RequestHandler, code: string): RequestHandl
         return;
       }
       // The first line of the parser's message, without a code of its own.
-      const reason = (error instanceof Error ? error.message : String(error))
-        .split('\n')[0]
-        ?.replace(/\s*\[WEFT_[A-Z0-9_]+\]$/, '');
+      const reason = isBareJson(error)
+        ? 'not a bare string, number, boolean or null'
+        : (error instanceof Error ? error.message : String(error))
+            .split('\n')[0]
+            ?.replace(/\s*\[WEFT_[A-Z0-9_]+\]$/, '');
       next(
         new WeftError(
           code,
