@@ -863,7 +863,11 @@ describe('ServerManager', () => {
         status: 400,
         docsUrl: 'https://example.com/errors#bad-space',
       }),
-      '/foreign': Object.assign(new Error('token expired'), { status: 401, code: 'EAUTH', expose: true }),
+      '/foreign': Object.assign(new Error('token expired'), {
+        status: 401,
+        code: 'EAUTH',
+        expose: true,
+      }),
     };
     const server = await serve(
       Object.entries(failures).map(([path, failure]) =>
