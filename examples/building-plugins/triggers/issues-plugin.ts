@@ -6,8 +6,13 @@ interface IssueEvent {
   issue: { number: number; title: string; body?: string };
 }
 
-/** An error whose `status` the runtime's HTTP server answers with. */
+/**
+ * An error whose `status` the runtime's HTTP server answers with; `expose` says its message was
+ * written for the client, so the answer shows it.
+ */
 class HttpError extends Error {
+  readonly expose = true;
+
   constructor(
     readonly status: number,
     message: string,

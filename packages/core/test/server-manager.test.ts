@@ -463,6 +463,19 @@ describe('ServerManager', () => {
     });
   });
 
+  it("matches a route's path with its case, so a path in other letters gets 404, while a trailing slash still matches [claim:trig-404-case]", async () => {
+    const server = await serve([echo]);
+    for (const path of ['/ECHO', '/Echo', '/ECHO/']) {
+      const response = await post(`${server.url}${path}`, '{}');
+      expect(response.status, path).toBe(404);
+      expect(await errorBody(response)).toMatchObject({
+        code: 'WEFT_NOT_FOUND',
+        message: `No route for POST ${path}`,
+      });
+    }
+    expect((await post(`${server.url}/echo/`, '{}')).status).toBe(200);
+  });
+
   it('runs a GET route for HEAD, sending no body, and leaves OPTIONS to the cors middleware when cors is set [claim:trig-404] [claim:trig-get-head] [claim:httpchat-row-404]', async () => {
     const methods: string[] = [];
     const reader = route({
@@ -761,11 +774,11 @@ describe('ServerManager', () => {
     });
   });
 
-  it("answers a 4xx error's own status, message and code [claim:trig-4xx-own] [claim:tsdoc-route-4xx] [claim:errors-bad-request-route-4xx] [claim:wp-error-answers] [claim:wp-error-answers-4xx]", async () => {
+  it("answers a 4xx error's own status, message and code when the error exposes it [claim:trig-4xx-own] [claim:tsdoc-route-4xx] [claim:errors-bad-request-route-4xx] [claim:wp-error-answers] [claim:wp-error-answers-4xx]", async () => {
     const server = await serve([
       route({
         handler: () => {
-          throw Object.assign(new Error('expected { repository }'), { status: 422 });
+          throw Object.assign(new Error('expected { repository }'), { status: 422, expose: true });
         },
       }),
     ]);
@@ -781,7 +794,7 @@ describe('ServerManager', () => {
     const other = await serve([
       route({
         handler: () => {
-          throw Object.assign(new Error('legal hold'), { statusCode: 451 });
+          throw Object.assign(new Error('legal hold'), { statusCode: 451, expose: true });
         },
       }),
     ]);
@@ -805,6 +818,28 @@ describe('ServerManager', () => {
       code: 'WEFT_DUPLICATE',
       message: 'note 7 exists [WEFT_DUPLICATE]',
     });
+  });
+
+  it("hides the message of a 4xx error that does not say it is for the client, such as an API client's 401, and logs it under the request id [claim:trig-4xx-foreign-hidden] [claim:errors-4xx-foreign-hidden] [claim:wp-error-answers-4xx] [claim:tsdoc-route-4xx] [claim:errors-bad-request-route-4xx] [claim:obs-request-refused]", async () => {
+    const { logger, lines } = capturingLogger();
+    // Shaped as model SDKs shape their errors: the status of their own upstream call, a code,
+    // and a message naming the key and the gateway.
+    const upstream = Object.assign(
+      new Error('401 Incorrect API key provided: sk-live-****abcd (https://gateway.corp:8443/v1)'),
+      { status: 401, code: 'invalid_api_key' },
+    );
+    const server = await serve(throwingRoutes({ '/sdk': upstream }), {}, logger);
+    const response = await post(`${server.url}/sdk`, '{}');
+    expect(response.status).toBe(401);
+    const body = await errorBody(response);
+    expect(body).toMatchObject({
+      status: 401,
+      message: 'Unauthorized; the server log has the details under this requestId',
+    });
+    expect(JSON.stringify(body)).not.toMatch(/sk-live|gateway\.corp/);
+    const logged = lines.find((line) => line.requestId === response.headers.get('x-request-id'));
+    expect(logged).toMatchObject({ msg: 'request refused', level: 40, status: 401, path: '/sdk' });
+    expect(String(logged?.error)).toMatch(/sk-live-\*{4}abcd/);
   });
 
   it('hides the message of a 4xx error made with expose: false, answering its status, code and reason phrase, and logs it under the request id [claim:tsdoc-weft-error-expose] [claim:trig-4xx-hidden] [claim:obs-request-refused] [claim:errors-4xx-message-hidden] [claim:wp-error-answers] [claim:errors-bad-request-4xx-hidden]', async () => {
@@ -846,7 +881,11 @@ describe('ServerManager', () => {
         status: 400,
         docsUrl: 'https://example.com/errors#bad-space',
       }),
-      '/foreign': Object.assign(new Error('token expired'), { status: 401, code: 'EAUTH' }),
+      '/foreign': Object.assign(new Error('token expired'), {
+        status: 401,
+        code: 'EAUTH',
+        expose: true,
+      }),
     };
     const server = await serve(
       Object.entries(failures).map(([path, failure]) =>
@@ -941,8 +980,13 @@ describe('ServerManager', () => {
         '/weft-code': Object.assign(new Error('no note 7'), {
           status: 404,
           code: 'WEFT_NOT_FOUND',
+          expose: true,
         }),
-        '/own-code': Object.assign(new Error('no note 8'), { status: 404, code: 'NOTE_MISSING' }),
+        '/own-code': Object.assign(new Error('no note 8'), {
+          status: 404,
+          code: 'NOTE_MISSING',
+          expose: true,
+        }),
       }),
     );
     expect(await errorBody(await post(`${server.url}/weft-code`, '{}'))).toEqual({

@@ -39,7 +39,9 @@ export interface TriggerRoute {
   /**
    * Handles one request. JSON bodies are already parsed into `request.body`. Throwing (or
    * rejecting) answers 500 without details; an error with a 4xx `status` answers that status
-   * with its message (and its string `code`, if it has one). A 5xx `status` is answered with
+   * (and its string `code`, if it has one), with its message when the error has `expose: true`,
+   * as a `WeftError` made with a 4xx status has by default, and with the status's reason phrase
+   * otherwise, logging the message under the request's id. A 5xx `status` is answered with
    * that status but the reason phrase only, and the error is logged under the request's id.
    *
    * @param request - The request: its parsed body, path parameters, headers and id.

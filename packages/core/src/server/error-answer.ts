@@ -34,9 +34,10 @@ interface ErrorDetails {
 
 /**
  * Turns anything a route or middleware threw into the answer a client receives, following the
- * http-errors convention: the message of a 4xx is exposed (it tells the client what to fix),
- * the message of a 5xx is not (it may hold hosts, credentials or stack details) and is
- * replaced by the status's reason phrase; the caller logs the full error next to `requestId`.
+ * http-errors convention: the message of a 4xx made for the client (`expose: true`) is exposed
+ * (it tells the client what to fix); the message of a 5xx, or of a 4xx that does not say so, is
+ * not (it may hold hosts, credentials or stack details) and is replaced by the status's reason
+ * phrase; the caller logs the full error next to `requestId`.
  *
  * @param error - The thrown value.
  * @param requestId - The request's correlation id.
@@ -86,16 +87,31 @@ export function errorAnswer(error: unknown, requestId: string): ErrorAnswer {
 }
 
 /**
- * Whether the answer to a 4xx error hides its message, as for an http-errors error or a
- * WeftError made with `expose: false` (a message that is not for the client); the server then
+ * Whether the answer to a 4xx error hides its message. It is shown only when the error says it
+ * was written for the client: `expose: true`, which a WeftError made with a 4xx status has unless
+ * made with `expose: false`, and http-errors and the body parser set on their 4xx errors; and
+ * Express's own 400 for a path segment that is not valid percent-encoding, which quotes only what
+ * the client sent. Any other error with a 4xx status, such as an API client's error carrying the
+ * status of its own upstream call, may name hosts or keys: its message is hidden, and the server
  * logs it under the request id, as it logs every 5xx.
  *
  * @param error - The thrown value, with a 4xx status.
  * @returns Whether its message is left out of the answer.
  */
 export function hidesClientErrorMessage(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as ErrorDetails).expose === false;
+  if (typeof error !== 'object' || error === null) return true;
+  const { expose, message } = error as ErrorDetails;
+  if (expose === true) return false;
+  return !(
+    expose === undefined &&
+    error instanceof URIError &&
+    typeof message === 'string' &&
+    message.startsWith(EXPRESS_DECODE_FAILURE)
+  );
 }
+
+/** How Express's router starts the message of a path segment it cannot percent-decode. */
+const EXPRESS_DECODE_FAILURE = "Failed to decode param '";
 
 /**
  * The generic message of an answer that hides the error's own: the reason phrase and a pointer
