@@ -463,7 +463,7 @@ describe('ServerManager', () => {
     });
   });
 
-  it("matches a route's path with its case, so a path in other letters gets 404, while a trailing slash still matches [claim:trig-404-case]", async () => {
+  it('matches a route\'s path with its case, so a path in other letters gets 404, while a trailing slash still matches [claim:trig-404-case]', async () => {
     const server = await serve([echo]);
     for (const path of ['/ECHO', '/Echo', '/ECHO/']) {
       const response = await post(`${server.url}${path}`, '{}');
