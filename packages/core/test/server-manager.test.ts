@@ -463,19 +463,6 @@ describe('ServerManager', () => {
     });
   });
 
-  it('matches a route\'s path with its case, so a path in other letters gets 404, while a trailing slash still matches [claim:trig-404-case]', async () => {
-    const server = await serve([echo]);
-    for (const path of ['/ECHO', '/Echo', '/ECHO/']) {
-      const response = await post(`${server.url}${path}`, '{}');
-      expect(response.status, path).toBe(404);
-      expect(await errorBody(response)).toMatchObject({
-        code: 'WEFT_NOT_FOUND',
-        message: `No route for POST ${path}`,
-      });
-    }
-    expect((await post(`${server.url}/echo/`, '{}')).status).toBe(200);
-  });
-
   it('runs a GET route for HEAD, sending no body, and leaves OPTIONS to the cors middleware when cors is set [claim:trig-404] [claim:trig-get-head] [claim:httpchat-row-404]', async () => {
     const methods: string[] = [];
     const reader = route({

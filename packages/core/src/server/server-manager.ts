@@ -195,9 +195,6 @@ export class ServerManager implements HttpServer {
     this.logger = logger;
     this.app = express();
     this.app.disable('x-powered-by');
-    // Before the first `use`, which builds the router: Express matches paths regardless of case
-    // unless told otherwise, so `/ADMIN/notes` would reach a route a proxy guards as `/admin/`.
-    this.app.enable('case sensitive routing');
     this.app.use(this.dropRefused);
     this.app.use(this.identify);
     this.app.use(this.checkHost());
