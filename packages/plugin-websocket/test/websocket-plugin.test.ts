@@ -468,6 +468,11 @@ describe('WebSocketPlugin bad input', () => {
     );
     client.socket.send(Buffer.from([1, 2, 3]), { binary: true });
     expect(await client.next()).toMatchObject({ code: 'WEFT_WS_INVALID_FRAME', id: null });
+    // A frame whose id is missing, not a string, empty or over 64 characters gets a null id too.
+    for (const id of [undefined, 7, '', 'x'.repeat(65)]) {
+      client.send({ type: 'message', id, room: 'r42', user: 'ada', message: 'hi' });
+      expect(await client.next()).toMatchObject({ code: 'WEFT_WS_INVALID_FRAME', id: null });
+    }
     client.send(message('9', 'still here?'));
     expect(await client.next()).toMatchObject({ type: 'accepted', id: '9' });
     expect(await client.next()).toMatchObject({
