@@ -225,7 +225,11 @@ describe('the chat route with a PostgreSQL coordinator', () => {
     const response = await answer;
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ status: 'completed', reply: 'the reply' });
-    await waitFor('the instance reconnecting', () => victim.coordinator.instance !== before, 15_000);
+    await waitFor(
+      'the instance reconnecting',
+      () => victim.coordinator.instance !== before,
+      15_000,
+    );
     // Several sweeps of the reconnected instance: none takes the task over.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(replies).toBe(1);

@@ -167,10 +167,10 @@ describe('a task that ran all its steps, while it stores its chain', () => {
     expect(await rowsLeft(schema)).toEqual([]);
   }, 20_000);
 
-  it('runs again on another instance that takes it over before its own instance has reconnected [claim:scaling-finished-during-loss] [claim:coord-readme-finished-during-loss]', async () => {
+  it('runs again on another instance that takes it over before its own instance has reconnected [claim:scaling-finished-during-loss] [claim:coord-readme-finished-during-loss] [claim:httpchat-coordinator-finished-during-loss] [claim:chatreadme-coordinator-finished-during-loss]', async () => {
     const schema = db.newSchema();
     const memory = new SlowChainMemory();
-    // The victim stays away a while: its first reconnection comes about 2 s after the loss.
+    // The victim stays away a while: its first reconnection comes 2 to 4 s after the loss.
     const victim = await startInstance(schema, memory, {
       reconnectDelayMs: 4_000,
       reconnectMaxDelayMs: 4_000,
