@@ -196,7 +196,7 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
       const ticket = Number(result.rows[0]?.ticket);
       // Recorded under a session lost meanwhile, the task is left for a takeover like the rest.
       if (session === this.session) session.known.set(ticket, space);
-      else this.orphans.add(ticket, space, session.key);
+      else this.orphans.add(ticket, space);
       return ticket;
     } catch (error) {
       if ((error as { code?: string }).code === TOO_LARGE) {
@@ -305,13 +305,14 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
    * lock go and tells the other instances. Never rejects: when a finished task cannot be
    * recorded, this instance gives all its spaces up and reconnects, so that the task runs again
    * rather than blocking its space. A task of a lost session is left as it is, for a takeover,
-   * except a finished one: this instance deletes its row once it has reconnected, at its next
-   * sweep, unless another instance has taken it over (and runs it again) before that.
+   * except one that was running and finished: this instance deletes its row once it has
+   * reconnected, at its next sweep, unless another instance has taken it over (and runs it
+   * again) before that.
    */
   async release(space: string, ticket: number, outcome: 'finished' | 'abandoned'): Promise<void> {
-    const orphanOwner = this.orphans.forget(ticket);
-    if (orphanOwner !== undefined) {
-      if (outcome === 'finished') this.finishedOrphans.set(ticket, orphanOwner);
+    const ranBy = this.orphans.ranBy(ticket);
+    if (this.orphans.forget(ticket)) {
+      if (outcome === 'finished' && ranBy !== undefined) this.finishedOrphans.set(ticket, ranBy);
       return;
     }
     const session = this.session;
@@ -573,7 +574,10 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
     this.state = 'reconnecting';
     this.session = undefined;
     clearTimeout(this.sweepTimer);
-    for (const [ticket, space] of session.known) this.orphans.add(ticket, space, session.key);
+    const running = new Set(session.held.values());
+    for (const [ticket, space] of session.known) {
+      this.orphans.add(ticket, space, running.has(ticket) ? session.key : undefined);
+    }
     this.options.logger.error(
       { instance: session.key, error: maskedMessage(error, this.options.connectionString) },
       'lost the connection holding this instance’s locks; its spaces pass to other instances while it reconnects',
