@@ -135,6 +135,26 @@ describe('a task that ran all its steps, while it stores its chain', () => {
     expect(await rowsLeft(schema)).toEqual([]);
   }, 20_000);
 
+  it('runs again on another instance when its store outlasts the 2 s a cancelling stop waits for it [claim:task-cancel-coordinator-reruns]', async () => {
+    const schema = db.newSchema();
+    const memory = new SlowChainMemory();
+    const first = await startInstance(schema, memory, {}, { shutdown: 'cancel' });
+    await startInstance(schema, new InMemoryMemoryProvider(), { sweepIntervalMs: 100 });
+    const { taskId, done } = await first.runtime.accept({
+      pluginId: 'work',
+      triggerId: 'task',
+      space: 'room',
+    });
+    await memory.chainStarted;
+    // The stop abandons the task and shuts the coordinator down before the store ends.
+    await first.runtime.stop();
+    memory.openGate();
+    expect((await done).status).toBe('completed');
+    const rerunBy = Date.now() + 10_000;
+    while ((runs.get(taskId) ?? 0) < 2 && Date.now() < rerunBy) await pause(20);
+    expect(runs.get(taskId)).toBe(2);
+  }, 20_000);
+
   it('is recorded finished once its instance has reconnected, when the connection holding its locks was lost meanwhile, and is not run again [claim:scaling-finished-during-loss] [claim:coord-readme-finished-during-loss] [claim:task-signal-space-lost]', async () => {
     const schema = db.newSchema();
     const memory = new SlowChainMemory();
