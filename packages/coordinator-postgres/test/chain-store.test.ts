@@ -113,7 +113,7 @@ function pause(ms: number): Promise<void> {
 }
 
 describe('a task that ran all its steps, while it stores its chain', () => {
-  it('is recorded finished when a cancelling stop comes, and no other instance runs it again [claim:task-cancel-rejects-waiting] [claim:task-cancel-coordinator-reruns] [claim:task-status-cancelled]', async () => {
+  it('is recorded finished when a cancelling stop comes, and no other instance runs it again [claim:task-cancel-rejects-waiting] [claim:task-cancel-storing-finished] [claim:task-status-cancelled]', async () => {
     const schema = db.newSchema();
     const memory = new SlowChainMemory();
     const first = await startInstance(schema, memory, {}, { shutdown: 'cancel' });
@@ -135,7 +135,7 @@ describe('a task that ran all its steps, while it stores its chain', () => {
     expect(await rowsLeft(schema)).toEqual([]);
   }, 20_000);
 
-  it('runs again on another instance when its store outlasts the 2 s a cancelling stop waits for it [claim:task-cancel-coordinator-reruns]', async () => {
+  it('runs again on another instance when its store outlasts the 2 s a cancelling stop waits for it [claim:task-cancel-storing-abandoned] [claim:task-cancel-coordinator-reruns]', async () => {
     const schema = db.newSchema();
     const memory = new SlowChainMemory();
     const first = await startInstance(schema, memory, {}, { shutdown: 'cancel' });
@@ -155,7 +155,7 @@ describe('a task that ran all its steps, while it stores its chain', () => {
     expect(runs.get(taskId)).toBe(2);
   }, 20_000);
 
-  it('is recorded finished once its instance has reconnected, when the connection holding its locks was lost meanwhile, and is not run again [claim:scaling-finished-during-loss] [claim:coord-readme-finished-during-loss] [claim:task-signal-space-lost]', async () => {
+  it('is recorded finished once its instance has reconnected, when the connection holding its locks was lost meanwhile, and is not run again [claim:scaling-finished-during-loss] [claim:coord-readme-finished-during-loss] [claim:task-signal-space-lost-storing]', async () => {
     const schema = db.newSchema();
     const memory = new SlowChainMemory();
     const victim = await startInstance(schema, memory, {

@@ -693,7 +693,7 @@ describe('a coordinator that loses the space', () => {
     expect(released).toEqual(['room#1 abandoned']);
   });
 
-  it('keeps the status of a task whose steps had all run when the space is lost while it stores its chain, and gives it back finished [claim:task-status-cancelled] [claim:task-signal-space-lost]', async () => {
+  it('keeps the status of a task whose steps had all run when the space is lost while it stores its chain, and gives it back finished [claim:task-status-cancelled] [claim:task-signal-space-lost-storing]', async () => {
     const { coordinator, lose, released } = losingCoordinator();
     const storing = deferred();
     const stored = deferred();
