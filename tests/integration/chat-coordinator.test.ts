@@ -35,6 +35,7 @@ async function startInstance(
   statementTimeoutMs?: number,
   acquireTimeoutMs?: number,
   replySteps = 1,
+  memory: InMemoryMemoryProvider = new InMemoryMemoryProvider(),
 ): Promise<{ runtime: Runtime; coordinator: PostgresSpaceCoordinator }> {
   const coordinator = new PostgresSpaceCoordinator({
     connectionString: postgres.url(),
@@ -59,7 +60,7 @@ async function startInstance(
   });
   const runtime = await Runtime.init({
     models: [model],
-    memory: new InMemoryMemoryProvider(),
+    memory,
     plugins: [new ChatPlugin({ trustClientUser: true })],
     coordinator,
     options: {
@@ -182,6 +183,57 @@ describe('the chat route with a PostgreSQL coordinator', () => {
       () => repliedElsewhere.length > 0,
       15_000,
     );
+  }, 60_000);
+
+  it('answers 200 completed for a message whose task was storing its chain when the connection dropped, and does not run it again once reconnected [claim:httpchat-coordinator-finished-during-loss] [claim:chatreadme-coordinator-finished-during-loss]', async () => {
+    const schema = postgres.newSchema();
+    let storing = false;
+    let store!: () => void;
+    const stored = new Promise<void>((resolve) => (store = resolve));
+    /** Holds the chain memory until the test has dropped the connection. */
+    class HeldChains extends InMemoryMemoryProvider {
+      override async store(memory: Parameters<InMemoryMemoryProvider['store']>[0]) {
+        if (memory.kind === 'chain') {
+          storing = true;
+          await stored;
+        }
+        return super.store(memory);
+      }
+    }
+    let replies = 0;
+    const victim = await startInstance(
+      schema,
+      async () => {
+        replies += 1;
+        return 'the reply';
+      },
+      100,
+      undefined,
+      undefined,
+      1,
+      new HeldChains(),
+    );
+    const before = victim.coordinator.instance;
+    const answer = postChat(victim.runtime, 'r7', 'hello', 30_000);
+    await waitFor('the chain store starting', () => storing, 10_000);
+    await postgres.sql(KILL_LOCK_CONNECTION, [before]);
+    const lostBy = Date.now() + 5_000;
+    while ((await victim.coordinator.checkHealth()) && Date.now() < lostBy) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    store();
+    const response = await answer;
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ status: 'completed', reply: 'the reply' });
+    await waitFor(
+      'the instance reconnecting',
+      () => victim.coordinator.instance !== before,
+      15_000,
+    );
+    // Several sweeps of the reconnected instance: none takes the task over.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(replies).toBe(1);
+    expect(await postgres.sql(`SELECT ticket FROM "${schema}".tasks`)).toEqual([]);
   }, 60_000);
 
   it('answers 503 with a WEFT_COORDINATOR_* code while the instance has lost its database, and runs no task [claim:chat-readme-coordinator-503] [claim:httpchat-503-coordinator]', async () => {

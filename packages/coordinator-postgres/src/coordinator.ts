@@ -25,7 +25,12 @@ import {
   type SessionEvents,
 } from './session.js';
 import { releaseKey, SpaceWaiters } from './space-waiters.js';
-import { adoptDeadInstancesTasks, unknownOwnTasks, type TaskRow } from './takeover.js';
+import {
+  adoptDeadInstancesTasks,
+  deleteFinishedOrphans,
+  unknownOwnTasks,
+  type TaskRow,
+} from './takeover.js';
 
 /** How long a space's previous holder may take to let go before the next one looks again. */
 const HANDOVER_RETRY_MS = 10;
@@ -77,6 +82,11 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
   private session: Session | undefined;
   /** Tickets of lost sessions that the scheduler has not given back yet. */
   private readonly orphans = new Orphans();
+  /**
+   * Tickets of lost sessions given back finished, with the instance key their rows name: the
+   * next sweep deletes those rows, unless another instance has taken them over meanwhile.
+   */
+  private readonly finishedOrphans = new Map<number, string>();
   /** Admissions in flight per space: a row may exist before its ticket is known. */
   private readonly admitting = new Map<string, number>();
   private readonly waiters = new SpaceWaiters();
@@ -294,10 +304,17 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
    * Forgets a finished task (or leaves an abandoned one for a rerun), then lets the space's
    * lock go and tells the other instances. Never rejects: when a finished task cannot be
    * recorded, this instance gives all its spaces up and reconnects, so that the task runs again
-   * rather than blocking its space. A task of a lost session is left as it is, for a takeover.
+   * rather than blocking its space. A task of a lost session is left as it is, for a takeover,
+   * except one that was running and finished: this instance deletes its row once it has
+   * reconnected, at its next sweep, unless another instance has taken it over (and runs it
+   * again) before that.
    */
   async release(space: string, ticket: number, outcome: 'finished' | 'abandoned'): Promise<void> {
-    if (this.orphans.forget(ticket)) return;
+    const ranBy = this.orphans.ranBy(ticket);
+    if (this.orphans.forget(ticket)) {
+      if (outcome === 'finished' && ranBy !== undefined) this.finishedOrphans.set(ticket, ranBy);
+      return;
+    }
     const session = this.session;
     if (this.state !== 'running' || !session) return;
     try {
@@ -474,8 +491,16 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
    */
   private async takeOver(session: Session): Promise<void> {
     if (session !== this.session) return;
+    const finished = [...this.finishedOrphans];
+    if (finished.length > 0) {
+      await this.sweepQuery(session, () => deleteFinishedOrphans(session, this.table, finished));
+      for (const [ticket] of finished) this.finishedOrphans.delete(ticket);
+    }
     const adopted = await this.sweepQuery(session, () =>
-      adoptDeadInstancesTasks(session, this.table, this.orphans.tickets()),
+      adoptDeadInstancesTasks(session, this.table, [
+        ...this.orphans.tickets(),
+        ...this.finishedOrphans.keys(),
+      ]),
     );
     this.resume(session, adopted);
     if (session !== this.session) return;
@@ -549,7 +574,10 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
     this.state = 'reconnecting';
     this.session = undefined;
     clearTimeout(this.sweepTimer);
-    for (const [ticket, space] of session.known) this.orphans.add(ticket, space);
+    const running = new Set(session.held.values());
+    for (const [ticket, space] of session.known) {
+      this.orphans.add(ticket, space, running.has(ticket) ? session.key : undefined);
+    }
     this.options.logger.error(
       { instance: session.key, error: maskedMessage(error, this.options.connectionString) },
       'lost the connection holding this instance’s locks; its spaces pass to other instances while it reconnects',

@@ -38,6 +38,26 @@ export async function adoptDeadInstancesTasks(
 }
 
 /**
+ * Deletes the rows of tasks that ran to their end while their session was lost, each only while
+ * it still names that session's key as its owner: a row another instance has taken over is left
+ * to it.
+ *
+ * @param finished - Each task's ticket with the instance key of its lost session.
+ */
+export async function deleteFinishedOrphans(
+  session: Session,
+  table: string,
+  finished: readonly (readonly [number, string])[],
+): Promise<void> {
+  await lockQuery(
+    session,
+    `DELETE FROM ${table} AS t USING unnest($1::bigint[], $2::bigint[]) AS f(ticket, owner)
+     WHERE t.ticket = f.ticket AND t.owner = f.owner`,
+    [finished.map(([ticket]) => ticket), finished.map(([, owner]) => owner)],
+  );
+}
+
+/**
  * The session's own tasks that it does not know of: their admission answer was lost, for
  * example to a statement timeout after the row was written. It runs on the lock connection, as
  * the takeover does: a sweep's queries are what notice a network cut there, and one waiting on

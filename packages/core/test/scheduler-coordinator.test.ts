@@ -105,6 +105,31 @@ describe('Scheduler with a coordinator', () => {
     await waitFor(() => released.length === 1);
     expect(released).toEqual(['room#7 abandoned']);
   });
+
+  it('releases finished a task that says it ran to its end, though the space was lost or the stop came before it returned', async () => {
+    const { coordinator, asked, released, grant, lost } = gate();
+    const scheduler = new Scheduler({ coordinator });
+    scheduler.start();
+    const storing = deferred<string>();
+    const ranToEnd = (value: string) => value === 'all steps run';
+    let started = 0;
+    const store = () => {
+      started += 1;
+      return storing.promise;
+    };
+    const first = scheduler.schedule('room', store, 1, ranToEnd);
+    const second = scheduler.schedule('hall', store, 2, ranToEnd);
+    await waitFor(() => asked.length === 2);
+    grant(0, 1);
+    grant(1, 2);
+    await waitFor(() => started === 2);
+    lost.abort(new Error('lost the lock connection'));
+    const stopped = scheduler.stop('cancel');
+    storing.resolve('all steps run');
+    expect([await first, await second]).toEqual(['all steps run', 'all steps run']);
+    await stopped;
+    expect(released.sort()).toEqual(['hall#2 finished', 'room#1 finished']);
+  });
 });
 
 describe('Scheduler with a coordinator whose release hangs or fails', () => {

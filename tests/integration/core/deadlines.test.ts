@@ -693,8 +693,8 @@ describe('a coordinator that loses the space', () => {
     expect(released).toEqual(['room#1 abandoned']);
   });
 
-  it('keeps the status of a task whose steps had all run when the space is lost while it stores its chain [claim:task-status-cancelled]', async () => {
-    const { coordinator, lose } = losingCoordinator();
+  it('keeps the status of a task whose steps had all run when the space is lost while it stores its chain, and gives it back finished [claim:task-status-cancelled] [claim:task-signal-space-lost-storing]', async () => {
+    const { coordinator, lose, released } = losingCoordinator();
     const storing = deferred();
     const stored = deferred();
     /** Holds the chain memory until the test has taken the space away. */
@@ -720,6 +720,9 @@ describe('a coordinator that loses the space', () => {
     const done = await task;
     expect(done.status).toBe('completed');
     expect(done.recorded.chain).toBe(true);
+    // It ran to its end, so no instance that takes the space over may run it again.
+    await waitFor(() => released.length === 1);
+    expect(released).toEqual(['room#1 finished']);
   });
 
   it('ends cancelled, with no planning call, no step and no memory stored, a task whose space the coordinator grants already lost [claim:task-status-cancelled-before-run] [claim:sp-stored-never-ran] [claim:tut-never-ran-stores-none] [claim:wp-never-ran-none]', async () => {

@@ -424,6 +424,9 @@ export class Runtime {
         }
       },
       ticket,
+      // A task that settled completed or failed ran all its steps: a stop or a lost space that
+      // came while it stored its chain must not make another instance run it again.
+      (done) => done.status === 'completed' || done.status === 'failed',
     );
   }
 

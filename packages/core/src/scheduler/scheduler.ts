@@ -10,6 +10,8 @@ interface Job {
   reject: (reason: unknown) => void;
   /** The coordinator's ticket, when a coordinator keeps the space in order across instances. */
   ticket?: number;
+  /** Whether the task's value says it ran to its end, so it is finished even if its signal fired. */
+  ranToEnd?: (value: unknown) => boolean;
 }
 
 /** The parts of a coordinator the scheduler uses; the runtime admits and resumes. */
@@ -145,6 +147,10 @@ export class Scheduler {
    * or when the coordinator loses the space.
    * @param ticket - The coordinator's ticket for the task; required with a coordinator, and a
    * task that has one is not refused for a full queue (it was accepted already).
+   * @param ranToEnd - Whether the task, by what it returned, ran to its end. Such a task is given
+   * back to the coordinator as finished even when its signal fired meanwhile (it was only storing
+   * its results), so that no instance runs it again. Without it, a task whose signal fired by the
+   * time it returned is given back abandoned, for a rerun.
    * @returns What the task returns, once it has run.
    * @throws The returned promise rejects with a {@link WeftError} whose `status` is 503:
    * `WEFT_QUEUE_FULL` when `maxQueueSize` tasks are waiting, `WEFT_SHUTTING_DOWN` once
@@ -171,6 +177,7 @@ export class Scheduler {
       },
     ) => Promise<T>,
     ticket?: number,
+    ranToEnd?: (value: T) => boolean,
   ): Promise<T> {
     const refusal = this.refusal();
     if (refusal && (refusal.code === 'WEFT_SHUTTING_DOWN' || ticket === undefined)) {
@@ -185,7 +192,13 @@ export class Scheduler {
       );
     }
     return new Promise<T>((resolve, reject) => {
-      const job: Job = { run: task, resolve: resolve as (value: unknown) => void, reject, ticket };
+      const job: Job = {
+        run: task,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        ticket,
+        ranToEnd: ranToEnd as ((value: unknown) => boolean) | undefined,
+      };
       const queue = this.queues.get(space);
       if (queue) queue.push(job);
       else this.queues.set(space, [job]);
@@ -281,8 +294,11 @@ export class Scheduler {
   private async execute(space: string, job: Job, grant?: SpaceGrant): Promise<void> {
     const linked = grant ? this.fanOut.link([this.controller.signal, grant.signal]) : undefined;
     const taskLease = this.lending.lease(() => this.pump(), this.hasFreeWorker);
+    let ranToEnd = false;
     try {
-      job.resolve(await job.run(linked?.signal ?? this.controller.signal, taskLease.lease));
+      const value = await job.run(linked?.signal ?? this.controller.signal, taskLease.lease);
+      ranToEnd = job.ranToEnd?.(value) === true;
+      job.resolve(value);
     } catch (error) {
       job.reject(error);
     } finally {
@@ -290,8 +306,9 @@ export class Scheduler {
       taskLease.end();
       this.active -= 1;
       if (grant) {
-        // A task cut short by shutdown or by losing the space stays unfinished, for a rerun.
-        const cut = this.controller.signal.aborted || grant.signal.aborted;
+        // A task cut short by shutdown or by losing the space stays unfinished, for a rerun; one
+        // that ran to its end (the signal fired while it stored its results) is finished.
+        const cut = !ranToEnd && (this.controller.signal.aborted || grant.signal.aborted);
         this.giveBack(space, grant.ticket, cut ? 'abandoned' : 'finished');
       } else {
         this.busy.delete(space);
