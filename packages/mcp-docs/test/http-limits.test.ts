@@ -98,7 +98,7 @@ describe('startHttpServer with many clients', () => {
     expect(reads()).toBe(afterFive);
   });
 
-  it('builds it as the server is made, before any message: the command over stdio makes it at start [claim:mcp-docs-readme-index-once]', () => {
+  it('builds it as the server is made, before any message: the command over stdio makes it at start [claim:mcp-docs-readme-index-once] [claim:mcp-docs-http-index-once]', () => {
     const { bundle, reads } = countingBundle();
     createDocsServer(bundle);
     const built = reads();
