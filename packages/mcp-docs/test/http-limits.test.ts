@@ -6,6 +6,7 @@
  */
 import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DocsBundle } from '../src/bundle.js';
 import { startHttpServer, type HttpOptions, type RunningHttpServer } from '../src/http.js';
@@ -97,7 +98,7 @@ describe('startHttpServer with many clients', () => {
     expect(reads()).toBe(afterFive);
   });
 
-  it('builds it as the server is made, before any message: the command over stdio makes it at start [claim:mcp-docs-readme-index-once]', () => {
+  it('builds it as the server is made, before any message: the command over stdio makes it at start [claim:mcp-docs-readme-index-once] [claim:mcp-docs-http-index-once]', () => {
     const { bundle, reads } = countingBundle();
     createDocsServer(bundle);
     const built = reads();
@@ -423,5 +424,21 @@ describe("startHttpServer and a browser's Origin", () => {
       expect(response.status, origin).toBe(200);
       await response.text();
     }
+  });
+
+  it('takes the Origin of the address it listens on, and still refuses another address [claim:mcp-docs-http-host-check] [claim:mcp-docs-readme-http]', async () => {
+    // An address of this machine off the loopback, as a page the server itself serves there has
+    // it for origin; the wildcard address on a machine that has none.
+    const address =
+      Object.values(networkInterfaces())
+        .flat()
+        .find((entry) => entry?.family === 'IPv4' && !entry.internal)?.address ?? '0.0.0.0';
+    const url = await start({ host: address });
+    const own = await post(url, ping(1), { origin: `http://${address}:${url.port}` });
+    expect(own.status).toBe(200);
+    await own.text();
+    const other = await post(url, ping(2), { origin: 'http://203.0.113.5' });
+    expect(other.status).toBe(403);
+    await other.text();
   });
 });
