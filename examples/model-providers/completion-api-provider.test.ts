@@ -129,6 +129,39 @@ describe('CompletionApiProvider', () => {
     }
   });
 
+  it('ends a request the service never answers after its own timeoutMs, without a signal from the caller [claim:mpo-example-provider]', async () => {
+    const provider = new CompletionApiProvider({
+      baseUrl,
+      token: 's3cret',
+      timeoutMs: 200,
+    });
+    const runtime = await Runtime.init({
+      models: [provider],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [],
+      options: { logger: pino({ level: 'silent' }) },
+    });
+    await runtime.start();
+    try {
+      const asked = seen.length;
+      const startedAt = Date.now();
+      const error = await runtime.models
+        .generateText('please hang')
+        .catch((caught: unknown) => caught);
+      expect(seen.length).toBe(asked + 1);
+      // The provider's own timeout fired: fetch rejected with a TimeoutError, which the runtime
+      // wrapped, and the request was closed.
+      expect(error).toMatchObject({
+        code: 'WEFT_PROVIDER_FAILED',
+        cause: expect.objectContaining({ name: 'TimeoutError' }),
+      });
+      await hungRequestClosed;
+      expect(Date.now() - startedAt).toBeLessThan(2_000);
+    } finally {
+      await runtime.stop();
+    }
+  });
+
   it('answers false from checkHealth when the service hangs, after timeoutMs', async () => {
     // A service that accepts the connection and never answers.
     const hung = createServer(() => undefined);

@@ -27,4 +27,12 @@ describe('the dependencies of OpenAIModelProvider', () => {
     }
     expect(calls).toEqual([`${server.baseUrl}/chat/completions`]);
   });
+
+  it('asks for Node.js 20.19 or later, 22.12 or later, 24 or 26, as its README says [claim:oai-node]', () => {
+    const manifest = JSON.parse(
+      readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+    ) as { engines?: { node?: string } };
+    // The figures the README gives, not the shared constant: a change to one must fail here.
+    expect(manifest.engines?.node).toBe('^20.19.0 || ^22.12.0 || ^24.0.0 || ^26.0.0');
+  });
 });
