@@ -383,6 +383,16 @@ function openFailureHint(error: unknown, busyTimeoutMs: number, waitedMs: number
   const code = sqliteCode(error);
   if (isAccessError(error)) return ACCESS_HINT;
   if (code?.startsWith('SQLITE_BUSY')) {
+    // With no wait allowed, how long init() ran cannot tell a lock SQLite would have waited for
+    // from one it never waits for, so the advice names both.
+    if (busyTimeoutMs === 0) {
+      return (
+        'another connection holds a lock on this file, and with busyTimeoutMs 0 init() did not ' +
+        'wait for it; start again once it is released, or raise busyTimeoutMs, which does not ' +
+        'help against the write lock of a file in rollback-journal mode being switched to WAL: ' +
+        'SQLite does not wait for that one'
+      );
+    }
     // Half the timeout leaves room for a clock that measures the full wait a little short.
     if (waitedMs < busyTimeoutMs / 2) {
       return (

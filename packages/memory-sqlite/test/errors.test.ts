@@ -267,6 +267,31 @@ describe('SqliteMemoryProvider errors', () => {
     }
   });
 
+  it('say, with busyTimeoutMs 0, that init() did not wait, and that raising it does not help against the write lock of a rollback-journal file [claim:sqlite-init-busy]', async () => {
+    // With no wait allowed, the time init() took cannot tell the two cases apart.
+    const holder = new Database(db.path());
+    try {
+      holder.exec('BEGIN IMMEDIATE');
+      const error = await db
+        .create({ busyTimeoutMs: 0 })
+        .init()
+        .catch((caught: unknown) => caught);
+      expect(WeftError.is(error, 'WEFT_SQLITE_OPEN_FAILED')).toBe(true);
+      expect(((error as Error).cause as { code?: string }).code).toBe('SQLITE_BUSY');
+      const message = (error as Error).message;
+      expect(message).toContain(
+        'database is locked; another connection holds a lock on this file, and with ' +
+          'busyTimeoutMs 0 init() did not wait for it; start again once it is released, or raise ' +
+          'busyTimeoutMs, which does not help against the write lock of a file in rollback-journal ' +
+          'mode being switched to WAL: SQLite does not wait for that one [WEFT_SQLITE_OPEN_FAILED]',
+      );
+      expect(message).not.toContain('longer than busyTimeoutMs');
+    } finally {
+      holder.exec('ROLLBACK');
+      holder.close();
+    }
+  });
+
   it('give WEFT_SQLITE_OPEN_FAILED after busyTimeoutMs when a reader holds a rollback-journal file init() must switch to WAL [claim:sqlite-init-busy] [claim:tsdoc-sqlite-init]', async () => {
     const reader = new Database(db.path());
     reader.exec('CREATE TABLE other (a); INSERT INTO other VALUES (1)');

@@ -101,6 +101,11 @@ describe('ModelManager.getObject', () => {
     const system = model.requests[0]?.[0]?.content ?? '';
     expect(system.startsWith('You are a geographer.')).toBe(true);
     expect(system).toContain('JSON Schema (object)');
+    // The default names the schema in the retry message and the final error too.
+    const { models: failing, model: refusing } = await models(['nope', 'nope']);
+    const error = await errorOf(failing.getObject({ schema: City, prompt: 'x', maxRetries: 1 }));
+    expect(refusing.requests[1]?.at(-1)?.content).toContain('not valid for the schema object:');
+    expect(error.message).toContain('did not match schema "object" after 2 attempt(s)');
   });
 
   it('asks the provider for JSON output [claim:go-json-mode] [claim:wp-getobject-schema]', async () => {

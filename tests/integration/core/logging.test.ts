@@ -116,12 +116,14 @@ describe('the logs of a runtime and its tasks', () => {
     const throwing = () => {
       throw new Error('tracker broke');
     };
+    // The first plan does not parse, so getObject logs a rejected answer and asks again.
+    const model = new ScriptedModelProvider({
+      responses: ['not json'],
+      fallback: plan(['work', 'note']),
+    });
     const runtime = stopAfterTest(
       await Runtime.init({
-        models: [
-          // The first plan does not parse, so getObject logs a rejected answer and asks again.
-          new ScriptedModelProvider({ responses: ['not json'], fallback: plan(['work', 'note']) }),
-        ],
+        models: [model],
         memory: new InMemoryMemoryProvider(),
         plugins: [new TestPlugin('work', { executors: [recordingExecutor('note')] })],
         options: {
@@ -145,6 +147,11 @@ describe('the logs of a runtime and its tasks', () => {
       // The problem the retry message quotes.
       error: expect.stringContaining('the answer is not JSON'),
     });
+    // The logged error is the one the retry message quotes, whole.
+    const rejected = perTask.find((line) => line.msg === 'getObject answer rejected');
+    const retry = model.requests[1]?.at(-1);
+    expect(retry?.role).toBe('user');
+    expect(retry?.content).toContain(`:\n${String(rejected?.error)}\n\nAnswer again`);
     const trackerLines = perTask.filter((line) => line.msg === 'analytics tracker threw; ignored');
     expect(trackerLines.map((line) => line.hook).sort()).toEqual([
       'onModelCall',
