@@ -25,7 +25,7 @@
  * of its default simulation, which estimates the slowed-down timeline from an unthrottled load:
  * the two can disagree about blocking time (see "Size and speed" in docs/contributing-guide.md).
  */
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawnSync, type ChildProcess } from 'node:child_process';
 import {
   appendFileSync,
   existsSync,
@@ -54,6 +54,7 @@ import {
   WEFT_PAGES,
 } from './support/sites';
 import { firstLoad } from '../tooling/first-load';
+import { BUILD_PARTS, buildParts } from '../tooling/build-parts';
 
 const LIGHTHOUSE = 'lighthouse@13.5.0';
 const CHROME_FLAGS = '--headless=new --no-sandbox --disable-gpu --disable-background-networking';
@@ -82,6 +83,8 @@ interface BuildFigures {
   seconds: number;
   /** Peak resident memory of the build's largest process, in MB; NaN without GNU time. */
   peakMb: number;
+  /** Seconds of each part of BUILD_PARTS the build's output named. */
+  parts: Map<string, number>;
 }
 
 /** Times `site.build` in `site.dir`, with `env` added to this process's environment. */
@@ -96,20 +99,24 @@ function timeBuild(
     ? [GNU_TIME, ['-f', '%M', '-o', memoryFile, command, ...args]]
     : [command, args];
   const start = process.hrtime.bigint();
-  try {
-    run(measured[0], measured[1], site.dir, env);
-  } catch (error) {
+  const result = spawnSync(measured[0], measured[1], {
+    cwd: site.dir,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+    env: { ...process.env, ...env, DOCUSAURUS_PERF_LOGGER: 'true' },
+  });
+  if (result.status !== 0) {
     // The builds' output is not shown (it would bury the figures): name the site to rebuild.
     throw new Error(
       `bench:site: the build of ${site.label} failed; run \`${command} ${args.join(' ')}\` in ${site.dir} to see why`,
-      { cause: error },
+      { cause: result.error },
     );
   }
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   const peakMb = existsSync(GNU_TIME)
     ? Number(readFileSync(memoryFile, 'utf8').trim().split('\n').pop()) / 1024
     : Number.NaN;
-  return { seconds, peakMb };
+  return { seconds, peakMb, parts: buildParts(`${result.stdout}\n${result.stderr}`) };
 }
 
 function timeColdBuild(site: SiteUnderTest, workDir: string): BuildFigures {
@@ -247,6 +254,29 @@ function baselineSite(workDir: string, ref: string, pages: Record<string, string
   };
 }
 
+/** One row per part of BUILD_PARTS, one column per kind of build: the median of its runs. */
+function printBuildParts(
+  columns: readonly (readonly [string, readonly Map<string, number>[]])[],
+): void {
+  const measured = columns.filter(([, runs]) => runs.length > 0);
+  console.log(
+    '\nWhere the builds spend their time (median s of each part; the parts overlap, see BUILD_PARTS)',
+  );
+  console.table(
+    BUILD_PARTS.map(({ part }) => {
+      const row: Record<string, string> = { part };
+      for (const [label, runs] of measured) {
+        const figures = runs.flatMap((parts) => {
+          const figure = parts.get(part);
+          return figure === undefined ? [] : [figure];
+        });
+        row[label] = figures.length === 0 ? '-' : median(figures).toFixed(1);
+      }
+      return row;
+    }),
+  );
+}
+
 async function main(): Promise<void> {
   const runs = positiveInteger('BENCH_RUNS', 3);
   const builds = positiveInteger('BENCH_BUILDS', 1);
@@ -283,6 +313,7 @@ async function main(): Promise<void> {
 
     const buildTimes = new Map<string, number[]>(sites.map((site) => [site.label, []]));
     const buildPeaks = new Map<string, number[]>(sites.map((site) => [site.label, []]));
+    const coldParts = new Map<string, Map<string, number>[]>(sites.map((site) => [site.label, []]));
     // HEAD's first builds, and the baseline's when there is one, alternating.
     const firstBuildRefs = baselineRef ? ['HEAD', baselineRef] : ['HEAD'];
     const firstBuilds = new Map<string, BuildFigures[]>(firstBuildRefs.map((ref) => [ref, []]));
@@ -290,9 +321,10 @@ async function main(): Promise<void> {
       if (round < builds) {
         const order = round % 2 === 0 ? sites : [...sites].reverse();
         for (const site of order) {
-          const { seconds, peakMb } = timeColdBuild(site, workDir);
+          const { seconds, peakMb, parts } = timeColdBuild(site, workDir);
           buildTimes.get(site.label)?.push(seconds);
           buildPeaks.get(site.label)?.push(peakMb);
+          coldParts.get(site.label)?.push(parts);
           appendFileSync(
             log,
             `build ${site.label} ${seconds.toFixed(1)} s ${peakMb.toFixed(0)} MB\n`,
@@ -343,6 +375,16 @@ async function main(): Promise<void> {
         }),
       );
     }
+    printBuildParts([
+      ...sites.map((site) => [`${site.label}, cold`, coldParts.get(site.label) ?? []] as const),
+      ...firstBuildRefs.map(
+        (ref) =>
+          [
+            `${ref}, first build`,
+            (firstBuilds.get(ref) ?? []).map((build) => build.parts),
+          ] as const,
+      ),
+    ]);
     if (process.env.BENCH_LIGHTHOUSE === 'false') {
       return;
     }
