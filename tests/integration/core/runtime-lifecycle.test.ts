@@ -745,7 +745,7 @@ describe('Runtime start', () => {
     expect((await pending).status).toBe('completed');
   });
 
-  it('rejects with 503 WEFT_TASK_CANCELLED, and never runs, a task dispatched before a start that stop() ends first [claim:task-held-cancelled-without-start]', async () => {
+  it('rejects with 503 WEFT_TASK_CANCELLED, and does not run, a task dispatched before a start that stop() ends first [claim:task-held-cancelled-without-start]', async () => {
     // stop() before start(), and stop() while a plugin's init holds the start.
     for (const when of ['before start', 'during start'] as const) {
       const held = deferred();
