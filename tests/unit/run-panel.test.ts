@@ -181,6 +181,13 @@ describe('the executors run (docs/building-plugins/executors.md, docs/concepts/h
   it('with the full day, find-slot records an error and the review stops the plan before book [claim:exec-run-panel-full-day] [claim:task-run-panel-runs]', async () => {
     const { task, events } = await run(executors, executors.failingPreset);
     expect(task.status).toBe('failed');
+    // The model planned both steps; the review after find-slot kept book from running.
+    expect(events.find((e) => e.kind === 'plan')).toMatchObject({
+      steps: [
+        { pluginId: 'calendar', action: 'find-slot' },
+        { pluginId: 'calendar', action: 'book' },
+      ],
+    });
     expect(events.filter((e) => e.kind === 'step')).toEqual([
       expect.objectContaining({
         action: 'find-slot',

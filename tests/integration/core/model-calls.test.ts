@@ -3,9 +3,12 @@
  * the reviews the policy asks for, whatever executors call, and one more call per answer
  * getObject rejects.
  */
-import type { Runtime } from '@weft/core';
+import { Runtime, type RuntimeOptions } from '@weft/core';
+import { InMemoryMemoryProvider } from '@weft/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeRuntime, recordingExecutor, TestPlugin } from './fixtures.js';
+import { AssistantPlugin } from '../../../examples/getting-started/assistant-plugin.js';
+import { createScriptedModel } from '../../../examples/getting-started/scripted-model.js';
+import { makeRuntime, recordingExecutor, silentLogger, TestPlugin } from './fixtures.js';
 
 const runtimes: Runtime[] = [];
 afterEach(async () => {
@@ -153,6 +156,33 @@ describe('model calls per task', () => {
     expect(counts.plan + counts.review + counts.executor).toBe(2);
     const reviewed = await callsFor(['ok'], { reviewFinalStep: true });
     expect(reviewed.plan + reviewed.review + reviewed.executor).toBe(3);
+  });
+
+  it('the getting-started agent itself costs 2 calls a message under every policy, 3 with reviewFinalStep [claim:task-getting-started-costs-two] [claim:task-review-count-on-failure] [claim:task-review-count-never]', async () => {
+    const callsOf = async (options: RuntimeOptions) => {
+      const model = createScriptedModel();
+      const runtime = await Runtime.init({
+        models: [model],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [new AssistantPlugin()],
+        options: { logger: silentLogger, server: { port: 0 }, ...options },
+      });
+      runtimes.push(runtime);
+      await runtime.start();
+      const task = await runtime.dispatch({
+        pluginId: 'assistant',
+        triggerId: 'message',
+        space: 'getting-started',
+        message: 'Hello',
+      });
+      expect(task.status).toBe('completed');
+      expect(task.steps.map((step) => step.action)).toEqual(['reply']);
+      return model.requests.length;
+    };
+    expect(await callsOf({})).toBe(2);
+    expect(await callsOf({ reviewFinalStep: true })).toBe(3);
+    expect(await callsOf({ pipelineReview: 'on-failure' })).toBe(2);
+    expect(await callsOf({ pipelineReview: 'never' })).toBe(2);
   });
 
   it('reviewFinalStep reviews once per task, and again after the last of the steps a final review adds [claim:cfg-review-final-step]', async () => {

@@ -55,6 +55,14 @@ describe('dispatch', () => {
       metadata: { requestId: 'r-1' },
     });
     expect(task.id).toMatch(/^[0-9a-f-]{36}$/);
+    // Each task gets a fresh id, even for the same event.
+    const again = await runtime.dispatch({
+      pluginId: 'echo',
+      triggerId: 'message',
+      space: 'room-1',
+    });
+    expect(again.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(again.id).not.toBe(task.id);
     expect(task.space).toEqual({ id: 'room-1' });
     expect(task.metadata).toEqual({ requestId: 'r-1' });
     expect(task.createdAt).toBeInstanceOf(Date);

@@ -617,7 +617,7 @@ describe('Runtime start', () => {
     expect(received?.aborted).toBe(true);
   });
 
-  it('cancels with WEFT_TASK_CANCELLED (503) the tasks dispatched before a start that fails [claim:errors-task-cancelled-failed-start]', async () => {
+  it('cancels with WEFT_TASK_CANCELLED (503) the tasks dispatched before a start that fails [claim:errors-task-cancelled-failed-start] [claim:task-held-cancelled-without-start]', async () => {
     const { runtime } = await makeRuntime({
       plugins: [
         echoPlugin({
@@ -743,6 +743,37 @@ describe('Runtime start', () => {
     expect(runtime.scheduler.pending).toBe(1);
     await runtime.start();
     expect((await pending).status).toBe('completed');
+  });
+
+  it('rejects with 503 WEFT_TASK_CANCELLED, and does not run, a task dispatched before a start that stop() ends first [claim:task-held-cancelled-without-start]', async () => {
+    // stop() before start(), and stop() while a plugin's init holds the start.
+    for (const when of ['before start', 'during start'] as const) {
+      const held = deferred();
+      const reply = recordingExecutor('reply');
+      const { runtime, model } = await makeRuntime({
+        plugins: [
+          new TestPlugin('echo', { executors: [reply] }),
+          new TestPlugin('slow', { init: () => held.promise }),
+        ],
+        responses: planner(['echo', 'reply']),
+      });
+      const early = errorOf(
+        runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'a' }),
+      );
+      await waitFor(() => runtime.scheduler.pending === 1);
+      if (when === 'before start') {
+        await runtime.stop();
+      } else {
+        const starting = errorOf(runtime.start());
+        const stopped = runtime.stop();
+        held.resolve();
+        await stopped;
+        expect((await starting).code).toBe('WEFT_RUNTIME_STOPPED');
+      }
+      expect(await early).toMatchObject({ code: 'WEFT_TASK_CANCELLED', status: 503 });
+      expect(model.requests).toHaveLength(0);
+      expect(reply.calls).toHaveLength(0);
+    }
   });
 
   it('runs a task only once every part has started, and shuts none down until it has ended [claim:task-parts-run-around-tasks]', async () => {

@@ -82,7 +82,9 @@ describe('a task that has not finished', () => {
   it('has stored its trigger memory but no chain memory yet [claim:task-records-trigger] [claim:task-crash-leaves-trigger-memory] [claim:tut-no-chain-yet]', async () => {
     const release = deferred();
     const memory = new InMemoryMemoryProvider();
-    const slow = recordingExecutor('slow', async () => {
+    let statusWhileRunning: string | undefined;
+    const slow = recordingExecutor('slow', async (task) => {
+      statusWhileRunning = task.status;
       await release.promise;
       return { success: true };
     });
@@ -98,6 +100,7 @@ describe('a task that has not finished', () => {
 
     const during = await memory.query({ space: 'unfinished' });
     expect(during.map((stored) => stored.kind)).toEqual(['trigger']);
+    expect(statusWhileRunning).toBe('running');
 
     release.resolve();
     await finished;

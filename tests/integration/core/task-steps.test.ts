@@ -36,6 +36,44 @@ describe('the step limit', () => {
   });
 });
 
+describe('the status of a task whose steps all succeeded', () => {
+  it('is completed only when no planned step was left over at maxSteps and the deadline did not pass [claim:task-status-completed]', async () => {
+    const statusOf = async (options: { maxSteps?: number; taskTimeoutMs?: number }) => {
+      const { runtime } = await startedRuntime({
+        plugins: [new TestPlugin('work', { executors: [recordingExecutor('ok')] })],
+        responses: {
+          fallback: async (_messages, request: ModelRequestConfig) => {
+            if (request.purpose !== 'review') return plan(['work', 'ok'], ['work', 'ok']);
+            // With a short deadline, the review after the first step outlasts it.
+            if (options.taskTimeoutMs !== undefined) {
+              await new Promise((resolve) => setTimeout(resolve, options.taskTimeoutMs! * 4));
+            }
+            return { type: 'continue' };
+          },
+        },
+        options,
+      });
+      const task = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'st' });
+      const results = task.chain.filter((item) => item.type === 'result').length;
+      const errors = task.chain.filter((item) => item.type === 'error').map((item) => item.action);
+      return { status: task.status, results, errors };
+    };
+    expect(await statusOf({})).toEqual({ status: 'completed', results: 2, errors: [] });
+    // The plan was made and every step that ran succeeded, but a planned step was left over.
+    expect(await statusOf({ maxSteps: 1 })).toEqual({
+      status: 'failed',
+      results: 1,
+      errors: ['max-steps'],
+    });
+    // The same, but the deadline passed during the review after the first step.
+    expect(await statusOf({ taskTimeoutMs: 100 })).toEqual({
+      status: 'failed',
+      results: 1,
+      errors: ['timeout'],
+    });
+  });
+});
+
 describe('the result of a step', () => {
   async function chainOf(...results: unknown[]) {
     const executors = results.map((result, index) =>
