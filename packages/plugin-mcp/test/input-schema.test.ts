@@ -212,6 +212,27 @@ describe('declaredOnly', () => {
     }
   });
 
+  it('names the undeclared argument in a branch of an anyOf whose other branch refuses the value for its type, but not in a oneOf [claim:mcp-undeclared-arguments]', () => {
+    const branches = [
+      { type: 'object', properties: { sku: { type: 'string' } } },
+      { type: 'string' },
+    ];
+    const messageFor = (combination: string) => {
+      const parsed = inputSchemaOf(
+        'shop',
+        tool({ properties: { item: { [combination]: branches } } }),
+      );
+      expect(parsed.safeParse({ item: 'A-1' }).success).toBe(true);
+      const result = parsed.safeParse({ item: { sku: 'A-1', path: '/etc/shadow' } });
+      expect(result.success).toBe(false);
+      return result.error ? z.prettifyError(result.error) : '';
+    };
+    expect(messageFor('anyOf')).toContain('Unrecognized key: "path"');
+    const oneOf = messageFor('oneOf');
+    expect(oneOf).toContain('Invalid input');
+    expect(oneOf).not.toContain('path');
+  });
+
   it("checks an object whose schema lists properties without type: 'object', at any depth [claim:mcp-arguments-schema] [claim:mcp-undeclared-arguments] [claim:mcp-readme-typeless-object]", () => {
     // z.fromJSONSchema alone ignores properties and required where type is missing.
     const parsed = inputSchemaOf(
@@ -430,6 +451,15 @@ describe('toolExecutor, for a tool that may take no arguments', () => {
     ['only patternProperties', { patternProperties: { '^x': { type: 'string' } } }],
     ['only propertyNames', { propertyNames: { pattern: '^x' } }],
     ['allOf parts that list no property', { allOf: [{ type: 'object', title: 'Base' }] }],
+    [
+      'only notes',
+      {
+        title: 'Ping',
+        description: 'No arguments.',
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        $defs: { unused: { type: 'string' } },
+      },
+    ],
   ])(
     'calls a tool whose schema has %s without asking [claim:mcp-no-arguments] [claim:mcpdoc-no-arguments]',
     async (_what, schema) => {
@@ -457,6 +487,8 @@ describe('toolExecutor, for a tool that may take no arguments', () => {
     ],
     ['a schema for extra properties', { additionalProperties: { type: 'string' } }],
     ['a keyword the plugin does not know', { properties: {}, 'x-parameters': ['sku'] }],
+    ['an allOf part that says more', { allOf: [{ type: 'object', minProperties: 1 }] }],
+    ['an allOf part of a type other than object', { allOf: [{ type: 'string' }] }],
   ])(
     'asks for the arguments of a tool whose parameters come from %s [claim:mcp-no-arguments] [claim:mcpdoc-no-arguments]',
     async (_what, schema) => {
