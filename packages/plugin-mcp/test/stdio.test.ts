@@ -142,7 +142,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     expect(add?.description).toBe('Adds two prices.');
   });
 
-  it("passes a stdio server its env, and not the rest of this process's environment [claim:mcp-env]", async () => {
+  it("passes a stdio server its env and the SDK's safe variables, and not the rest of this process's environment [claim:mcp-env]", async () => {
     process.env.WEFT_FIXTURE_PARENT = 'not for the server';
     try {
       plugin = await McpPlugin.connect({
@@ -158,6 +158,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     expect(JSON.parse(content[0]?.text ?? '')).toEqual({
       given: 'for the server',
       inherited: null,
+      safe: { PATH: process.env.PATH ?? null, HOME: process.env.HOME ?? null },
     });
   });
 
