@@ -7,11 +7,12 @@
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentTask, ExecutionContext } from '@weft/core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { McpConnection } from '../src/connection.js';
 import { McpPluginError } from '../src/errors.js';
 import {
+  boundedTest,
   declaredOnly,
   inputSchemaOf,
   PATTERN_BUDGET_MS,
@@ -158,6 +159,25 @@ describe('patterns of a tool schema (PATTERN_TIME_MS, PATTERN_BUDGET_MS)', () =>
     expect(ms).toBeGreaterThanOrEqual(450);
     expect(ms).toBeLessThan(1_000);
     expect(budget.remainingMs).toBeLessThan(1);
+  });
+
+  it.each([
+    ['tries a check once more when its first try got little processor time', 0, 2],
+    ['does not try again a check that had the processor for its time', 10_000_000, 1],
+  ])('%s [claim:mcpdoc-pattern] [claim:mcp-pattern-bound]', (_what, usedMicroseconds, tries) => {
+    // The processor time the process used, as each try reads it: none (a busy machine gave
+    // the check none) or plenty (the pattern itself ran for its time).
+    const spy = vi
+      .spyOn(process, 'cpuUsage')
+      .mockReturnValue({ user: usedMicroseconds, system: 0 });
+    try {
+      const budget = { remainingMs: PATTERN_BUDGET_MS };
+      expect(boundedTest(/^(a+)+$/, hostile, budget)).toBe('timeout');
+      // Each try reads the processor time twice: as it starts, and once it ran out of time.
+      expect(spy).toHaveBeenCalledTimes(2 * tries);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('never runs patternProperties or propertyNames, which it drops [claim:mcpdoc-undeclared] [claim:mcp-declared-only-rule] [claim:tsdoc-mcp-declared-only]', () => {
