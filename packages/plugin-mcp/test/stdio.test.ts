@@ -136,6 +136,11 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
       /^MCP tool "verbose" of server "fixture".*<untrusted-server-text>Says a lot\. Really.{900,}… \(3\d{3} characters\)<\/untrusted-server-text>$/,
     );
     expect(verbose?.description.length).toBeLessThan(1400);
+    // Exactly 1000 characters of the server's text, before the mark.
+    const kept = /<untrusted-server-text>(.*)… \(\d+ characters\)<\/untrusted-server-text>$/.exec(
+      verbose?.description ?? '',
+    )?.[1];
+    expect(kept).toHaveLength(1000);
     expect(echo?.description).toMatch(
       /<untrusted-server-text>Repeats the text it is given\.<\/untrusted-server-text>$/,
     );
