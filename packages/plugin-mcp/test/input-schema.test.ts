@@ -7,11 +7,12 @@
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentTask, ExecutionContext } from '@weft/core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { McpConnection } from '../src/connection.js';
 import { McpPluginError } from '../src/errors.js';
 import {
+  boundedTest,
   declaredOnly,
   inputSchemaOf,
   PATTERN_BUDGET_MS,
@@ -160,6 +161,25 @@ describe('patterns of a tool schema (PATTERN_TIME_MS, PATTERN_BUDGET_MS)', () =>
     expect(budget.remainingMs).toBeLessThan(1);
   });
 
+  it.each([
+    ['tries a check once more when its first try got little processor time', 0, 2],
+    ['does not try again a check that had the processor for its time', 10_000_000, 1],
+  ])('%s [claim:mcpdoc-pattern] [claim:mcp-pattern-bound]', (_what, usedMicroseconds, tries) => {
+    // The processor time the process used, as each try reads it: none (a busy machine gave
+    // the check none) or plenty (the pattern itself ran for its time).
+    const spy = vi
+      .spyOn(process, 'cpuUsage')
+      .mockReturnValue({ user: usedMicroseconds, system: 0 });
+    try {
+      const budget = { remainingMs: PATTERN_BUDGET_MS };
+      expect(boundedTest(/^(a+)+$/, hostile, budget)).toBe('timeout');
+      // Each try reads the processor time twice: as it starts, and once it ran out of time.
+      expect(spy).toHaveBeenCalledTimes(2 * tries);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('never runs patternProperties or propertyNames, which it drops [claim:mcpdoc-undeclared] [claim:mcp-declared-only-rule] [claim:tsdoc-mcp-declared-only]', () => {
     const parsed = inputSchemaOf(
       'shop',
@@ -210,6 +230,27 @@ describe('declaredOnly', () => {
       expect(message).toContain('Invalid input');
       expect(message).not.toContain('path');
     }
+  });
+
+  it('names the undeclared argument in a branch of an anyOf whose other branch refuses the value for its type, but not in a oneOf [claim:mcp-undeclared-arguments]', () => {
+    const branches = [
+      { type: 'object', properties: { sku: { type: 'string' } } },
+      { type: 'string' },
+    ];
+    const messageFor = (combination: string) => {
+      const parsed = inputSchemaOf(
+        'shop',
+        tool({ properties: { item: { [combination]: branches } } }),
+      );
+      expect(parsed.safeParse({ item: 'A-1' }).success).toBe(true);
+      const result = parsed.safeParse({ item: { sku: 'A-1', path: '/etc/shadow' } });
+      expect(result.success).toBe(false);
+      return result.error ? z.prettifyError(result.error) : '';
+    };
+    expect(messageFor('anyOf')).toContain('Unrecognized key: "path"');
+    const oneOf = messageFor('oneOf');
+    expect(oneOf).toContain('Invalid input');
+    expect(oneOf).not.toContain('path');
   });
 
   it("checks an object whose schema lists properties without type: 'object', at any depth [claim:mcp-arguments-schema] [claim:mcp-undeclared-arguments] [claim:mcp-readme-typeless-object]", () => {
@@ -430,6 +471,15 @@ describe('toolExecutor, for a tool that may take no arguments', () => {
     ['only patternProperties', { patternProperties: { '^x': { type: 'string' } } }],
     ['only propertyNames', { propertyNames: { pattern: '^x' } }],
     ['allOf parts that list no property', { allOf: [{ type: 'object', title: 'Base' }] }],
+    [
+      'only notes',
+      {
+        title: 'Ping',
+        description: 'No arguments.',
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        $defs: { unused: { type: 'string' } },
+      },
+    ],
   ])(
     'calls a tool whose schema has %s without asking [claim:mcp-no-arguments] [claim:mcpdoc-no-arguments]',
     async (_what, schema) => {
@@ -457,6 +507,8 @@ describe('toolExecutor, for a tool that may take no arguments', () => {
     ],
     ['a schema for extra properties', { additionalProperties: { type: 'string' } }],
     ['a keyword the plugin does not know', { properties: {}, 'x-parameters': ['sku'] }],
+    ['an allOf part that says more', { allOf: [{ type: 'object', minProperties: 1 }] }],
+    ['an allOf part of a type other than object', { allOf: [{ type: 'string' }] }],
   ])(
     'asks for the arguments of a tool whose parameters come from %s [claim:mcp-no-arguments] [claim:mcpdoc-no-arguments]',
     async (_what, schema) => {

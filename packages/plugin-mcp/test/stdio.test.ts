@@ -136,13 +136,18 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
       /^MCP tool "verbose" of server "fixture".*<untrusted-server-text>Says a lot\. Really.{900,}… \(3\d{3} characters\)<\/untrusted-server-text>$/,
     );
     expect(verbose?.description.length).toBeLessThan(1400);
+    // Exactly 1000 characters of the server's text, before the mark.
+    const kept = /<untrusted-server-text>(.*)… \(\d+ characters\)<\/untrusted-server-text>$/.exec(
+      verbose?.description ?? '',
+    )?.[1];
+    expect(kept).toHaveLength(1000);
     expect(echo?.description).toMatch(
       /<untrusted-server-text>Repeats the text it is given\.<\/untrusted-server-text>$/,
     );
     expect(add?.description).toBe('Adds two prices.');
   });
 
-  it("passes a stdio server its env, and not the rest of this process's environment [claim:mcp-env]", async () => {
+  it("passes a stdio server its env and the SDK's safe variables, and not the rest of this process's environment [claim:mcp-env]", async () => {
     process.env.WEFT_FIXTURE_PARENT = 'not for the server';
     try {
       plugin = await McpPlugin.connect({
@@ -158,6 +163,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     expect(JSON.parse(content[0]?.text ?? '')).toEqual({
       given: 'for the server',
       inherited: null,
+      safe: { PATH: process.env.PATH ?? null, HOME: process.env.HOME ?? null },
     });
   });
 
