@@ -296,7 +296,10 @@ describe('planning', () => {
     await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
     const prompt = model.requests[0]?.[1]?.content ?? '';
     expect(prompt.match(/^- .* UTC, space s, /gm)).toHaveLength(1);
+    // The one entry shown is the newest, whatever the others hold.
+    expect(prompt).toContain('note: "fact 3"');
     expect(prompt).not.toContain('fact 1');
+    expect(prompt).not.toContain('fact 2');
   });
 
   it('takes a plan of { pluginId, action } steps, each with an optional reason the task keeps [claim:index-planner-history] [claim:task-plans-with-related-memories]', async () => {
