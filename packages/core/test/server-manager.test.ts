@@ -217,7 +217,7 @@ describe('ServerManager', () => {
     expect((await post(`${server.url}/echo`, '[1]')).status).toBe(200);
   });
 
-  it('answers a :param path segment that is not valid percent-encoding with 400 WEFT_BAD_REQUEST before the route runs, whatever its invalidBodyCode [claim:trig-400-param] [claim:errors-400-param-encoding]', async () => {
+  it('answers a :param path segment that is not valid percent-encoding with 400 WEFT_BAD_REQUEST before the route runs, whatever its invalidBodyCode [claim:trig-400-param] [claim:errors-400-param-encoding] [claim:wp-error-answers-4xx]', async () => {
     let ran = false;
     const server = await serve([
       route({

@@ -304,7 +304,10 @@ describe('planning', () => {
     await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
     const prompt = model.requests[0]?.[1]?.content ?? '';
     expect(prompt.match(/^- .* UTC, space s, /gm)).toHaveLength(1);
+    // The one entry shown is the newest, whatever the others hold.
+    expect(prompt).toContain('note: "fact 3"');
     expect(prompt).not.toContain('fact 1');
+    expect(prompt).not.toContain('fact 2');
   });
 
   it('takes a plan of { pluginId, action } steps, each with an optional reason the task keeps [claim:index-planner-history] [claim:task-plans-with-related-memories]', async () => {
@@ -337,11 +340,18 @@ describe('running steps', () => {
   it('runs the planned steps in order and appends their results [claim:philo-compose] [claim:wp-graph-bounds] [claim:exec-chain-items] [claim:philo-descriptions-in-prompt] [claim:task-step-result-or-error-item] [claim:task-status-completed] [claim:gs-what-happened-result] [claim:core-readme-steps-in-order] [claim:wp-limits-sequential]', async () => {
     const { save, list, send, plugins } = toolPlugins();
     const order: string[] = [];
+    // Start and end of each step, across a wait: steps run side by side would interleave here.
+    const spans: string[] = [];
     for (const executor of [save, list, send]) {
       const execute = executor.execute.bind(executor);
       executor.execute = async (task, context) => {
-        order.push(`${context.pluginId}/${executor.action}`);
-        return execute(task, context);
+        const name = `${context.pluginId}/${executor.action}`;
+        order.push(name);
+        spans.push(`start ${name}`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        const result = await execute(task, context);
+        spans.push(`end ${name}`);
+        return result;
       };
     }
     const { runtime } = await startedRuntime({
@@ -350,6 +360,14 @@ describe('running steps', () => {
     });
     const task = await runtime.dispatch({ pluginId: 'notes', triggerId: 'message', space: 's' });
     expect(order).toEqual(['notes/save', 'mail/send', 'notes/list']);
+    expect(spans).toEqual([
+      'start notes/save',
+      'end notes/save',
+      'start mail/send',
+      'end mail/send',
+      'start notes/list',
+      'end notes/list',
+    ]);
     expect(task.status).toBe('completed');
     expect(task.steps.map((step) => `${step.pluginId}/${step.action}`)).toEqual([
       'notes/save',

@@ -67,7 +67,7 @@ describe('the planning prompt', () => {
     expect(prompt).toContain('Answer with at most 4 steps, using only the executors listed.');
   });
 
-  it('limits the rendering to options.relatedMemoryChars [claim:task-planner-memory-limits] [claim:liq-related-text] [claim:sp-limits]', async () => {
+  it('limits the rendering to options.relatedMemoryChars [claim:task-planner-memory-limits] [claim:liq-related-text] [claim:sp-limits] [claim:wp-planning-prompt]', async () => {
     const memory = new InMemoryMemoryProvider();
     for (const n of [1, 2, 3]) {
       await memory.store({ space: 's', kind: 'note', content: `fact ${n}`, metadata: {} });

@@ -811,12 +811,15 @@ describe('Runtime.init configuration checks', () => {
         echoPlugin(),
         echoPlugin(),
         new TestPlugin('vision', { requiredCapabilities: ['image-caption'] }),
+        new TestPlugin('notes', { templates: { summary: '{% if %}' } }),
       ],
-      options: { logger: silentLogger, maxSteps: 0 },
+      options: { logger: silentLogger, maxSteps: 0, maxStep: 5 } as RuntimeConfig['options'],
     });
     expect(message).toContain('options.maxSteps');
+    expect(message).toContain('Unrecognized key: "maxStep"');
     expect(message).toContain('plugin "echo": another plugin already has this id');
     expect(message).toContain('plugin "vision": requires capability "image-caption"');
-    expect(message.split('\n- ')).toHaveLength(4);
+    expect(message).toContain('template "notes/summary" does not parse');
+    expect(message.split('\n- ')).toHaveLength(6);
   });
 });
