@@ -1,7 +1,10 @@
 import { Plugin, type Executor } from '@weft/core';
 
-/** An IANA time zone named in a message, such as `Asia/Tokyo`; bounded, as the text is a user's. */
-const ZONE = /\b([A-Za-z]{1,32}\/[A-Za-z_]{1,32})\b/;
+/**
+ * An IANA time zone named in a message: `Asia/Tokyo`, `America/Argentina/Buenos_Aires`,
+ * `America/Port-au-Prince`, `Etc/GMT+5`. Bounded, as the text is a user's.
+ */
+const ZONE = /\b([A-Za-z]{1,32}(?:\/[A-Za-z0-9_+-]{1,32}){1,2})/;
 
 /**
  * Tells the time. It has no trigger of its own: messages reach it through the assistant

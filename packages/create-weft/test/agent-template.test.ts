@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EXAMPLE_DIR, SHARED_FILES, TEMPLATE_DIR } from '../scripts/agent-template-files.js';
 import { createRealModel } from '../../../examples/getting-started/real-model.js';
 import { createProject } from '../src/create-project.js';
@@ -136,6 +136,7 @@ interface ProjectModules {
     start(): Promise<void>;
     stop(): Promise<void>;
     server: { url: string };
+    logger: { level: string };
   }>;
   createModel: (env: NodeJS.ProcessEnv) => unknown;
   createMemory: (env: NodeJS.ProcessEnv) => unknown;
@@ -240,6 +241,31 @@ describe('the project made with the defaults (--model scripted --memory memory)'
     } finally {
       await runtime.stop();
     }
+  });
+  it('logs at info by default, and only warnings and worse with WEFT_LOG_LEVEL=warn [claim:gs-json-logs]', async () => {
+    const directory = path.join(work, 'scripted');
+    const load = async (file: string) =>
+      (await import(path.join(directory, 'src', file))) as Partial<ProjectModules>;
+    const { createAgent } = await load('agent.ts');
+    const { createModel } = await load('model.ts');
+    const { createMemory } = await load('memory.ts');
+    if (!createAgent || !createModel || !createMemory) throw new Error('a module is missing');
+    const levelWith = async (level: string | undefined): Promise<string> => {
+      vi.stubEnv('WEFT_LOG_LEVEL', level);
+      try {
+        // As src/main.ts builds it: no logger, so the runtime makes its own from the variable.
+        const runtime = await createAgent({
+          model: createModel({}),
+          memory: createMemory({}),
+          port: 0,
+        });
+        return runtime.logger.level;
+      } finally {
+        vi.unstubAllEnvs();
+      }
+    };
+    expect(await levelWith(undefined)).toBe('info');
+    expect(await levelWith('warn')).toBe('warn');
   });
 });
 
