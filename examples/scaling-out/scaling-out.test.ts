@@ -135,14 +135,20 @@ it('plans a space’s task on one instance with the history the other instance w
     expect((await first.dispatch(event('Parcel lost in transit'))).status).toBe(
       'completed',
     );
-    expect((await second.dispatch(event('Any news?'))).status).toBe('completed');
+    expect((await second.dispatch(event('Any news?'))).status).toBe(
+      'completed',
+    );
     const prompt = (model: ScriptedModelProvider): string =>
-      (model.requests.at(-1) ?? []).map((message) => message.content).join('\n');
+      (model.requests.at(-1) ?? [])
+        .map((message) => message.content)
+        .join('\n');
     // The second instance never ran the first task, yet plans with it.
     expect(prompt(models[1] as ScriptedModelProvider)).toContain(
       'Parcel lost in transit',
     );
-    expect(prompt(models[0] as ScriptedModelProvider)).not.toContain('Any news?');
+    expect(prompt(models[0] as ScriptedModelProvider)).not.toContain(
+      'Any news?',
+    );
   } finally {
     await Promise.all(instances.map((runtime) => runtime.stop()));
   }
