@@ -104,6 +104,56 @@ it('runs a ticket’s webhooks, sent to two instances, one at a time in the orde
   }
 }, 60_000);
 
+it('plans a space’s task on one instance with the history the other instance wrote to the shared PostgreSQL memory [claim:scaling-history-shared]', async () => {
+  const planner = (): ScriptedModelProvider =>
+    new ScriptedModelProvider({
+      fallback: (_messages, request) =>
+        request.purpose === 'plan'
+          ? { steps: [{ pluginId: 'support', action: 'answer' }] }
+          : { type: 'stop' },
+    });
+  const models = [planner(), planner()];
+  const instances: Runtime[] = [];
+  try {
+    // No memory given: startInstance's PostgreSQL memory on the shared database.
+    for (const model of models) {
+      instances.push(
+        await startInstance({
+          databaseUrl,
+          models: [model],
+          plugins: [new SupportPlugin([])],
+        }),
+      );
+    }
+    const [first, second] = instances as [Runtime, Runtime];
+    const event = (message: string) => ({
+      pluginId: 'support',
+      triggerId: 'webhook',
+      space: 'ticket-history',
+      message,
+    });
+    expect((await first.dispatch(event('Parcel lost in transit'))).status).toBe(
+      'completed',
+    );
+    expect((await second.dispatch(event('Any news?'))).status).toBe(
+      'completed',
+    );
+    const prompt = (model: ScriptedModelProvider): string =>
+      (model.requests.at(-1) ?? [])
+        .map((message) => message.content)
+        .join('\n');
+    // The second instance never ran the first task, yet plans with it.
+    expect(prompt(models[1] as ScriptedModelProvider)).toContain(
+      'Parcel lost in transit',
+    );
+    expect(prompt(models[0] as ScriptedModelProvider)).not.toContain(
+      'Any news?',
+    );
+  } finally {
+    await Promise.all(instances.map((runtime) => runtime.stop()));
+  }
+}, 60_000);
+
 it('starts two agents against the PostgreSQL server the compose file starts, after it is healthy [claim:scaling-compose-start]', () => {
   const compose = parse(
     readFileSync(new URL('./compose.yaml', import.meta.url), 'utf8'),

@@ -73,7 +73,8 @@ describe('the scaling-out instance’s server', () => {
       'server: { port: settings.port, host: settings.host }',
     );
     expect(main).not.toContain('allowedHosts');
-    for (const host of ['localhost:8787', '127.0.0.1:8788']) {
+    // Loopback names, and any IP address, such as the one a proxy in front reaches it by.
+    for (const host of ['localhost:8787', '127.0.0.1:8788', '10.1.2.3:8787']) {
       expect((await get('/tickets/1/answers', host)).status).toBe(200);
     }
     for (const host of ['agent:8787', 'support.example.com']) {
