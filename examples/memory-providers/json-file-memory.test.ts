@@ -1,8 +1,26 @@
+import type * as FilePromises from 'node:fs/promises';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { JsonFileMemoryProvider } from './json-file-memory.js';
+
+// Every file write and rename the sample makes, in order, to see how it saves.
+const fileCalls = vi.hoisted((): string[][] => []);
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const actual = await importOriginal<typeof FilePromises>();
+  return {
+    ...actual,
+    writeFile: ((...args: Parameters<typeof actual.writeFile>) => {
+      fileCalls.push(['write', String(args[0])]);
+      return actual.writeFile(...args);
+    }) as typeof actual.writeFile,
+    rename: ((from: string, to: string) => {
+      fileCalls.push(['rename', from, to]);
+      return actual.rename(from, to);
+    }) as typeof actual.rename,
+  };
+});
 
 let directory: string;
 beforeAll(async () => {
@@ -44,4 +62,37 @@ it('JsonFileMemoryProvider answers content nested thousands of levels deep, as S
     2500, 2500,
   ]);
   await memory.shutdown();
+});
+
+it('JsonFileMemoryProvider writes each version of the file to its own temporary path and renames it into place, one change after another [claim:mpo-json-file-temp]', async () => {
+  const path = join(directory, 'saves.json');
+  const memory = new JsonFileMemoryProvider(path);
+  await memory.init();
+  fileCalls.length = 0;
+  await Promise.all(
+    Array.from({ length: 5 }, (_, index) =>
+      memory.store({
+        space: 'room',
+        kind: 'note',
+        content: index,
+        metadata: {},
+      }),
+    ),
+  );
+  await memory.shutdown();
+  // Write a new temporary file, rename it over the file, then the next change.
+  const temporaries = fileCalls
+    .filter(([call]) => call === 'write')
+    .map(([, file]) => file);
+  expect(temporaries).toHaveLength(5);
+  expect(new Set(temporaries).size).toBe(5);
+  for (const temporary of temporaries) {
+    expect(temporary).toMatch(/^.*saves\.json\.[0-9a-f-]{36}\.tmp$/);
+  }
+  expect(fileCalls).toEqual(
+    temporaries.flatMap((temporary) => [
+      ['write', temporary],
+      ['rename', temporary, path],
+    ]),
+  );
 });

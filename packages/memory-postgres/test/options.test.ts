@@ -1,6 +1,7 @@
 import { WeftError } from '@weft/core';
 import { describe, expect, it } from 'vitest';
 import { PostgresMemoryProvider, type PostgresMemoryProviderOptions } from '../src/index.js';
+import { createPool } from '../src/connection.js';
 import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import pg from 'pg';
@@ -49,6 +50,22 @@ describe('PostgresMemoryProvider options', () => {
     }
     // And the provider applies them when the options leave them out.
     expect(resolveOptions({ connectionString: URL }).pool).toEqual(DEFAULT_POOL);
+  });
+
+  it('hands the default pool size, connect wait and idle time to the pool it creates [claim:mpo-pg-default-pool-max] [claim:mpo-pg-default-connection-timeout] [claim:mpo-pg-default-idle-timeout]', async () => {
+    // node-postgres has defaults of its own (an idle connection closes after 10 s): the
+    // provider's must reach the pool, not only its resolved options.
+    const pool = createPool(resolveOptions({ connectionString: URL }));
+    try {
+      const { max, connectionTimeoutMillis, idleTimeoutMillis } = pool.options;
+      expect({ max, connectionTimeoutMillis, idleTimeoutMillis }).toEqual({
+        max: 10,
+        connectionTimeoutMillis: 5000,
+        idleTimeoutMillis: 30_000,
+      });
+    } finally {
+      await pool.end();
+    }
   });
 
   it('fills in the defaults and connects nothing until init [claim:pg-not-open] [claim:pg-readme-not-open] [claim:pg-defaults] [claim:pg-nothing-until-init]', async () => {
