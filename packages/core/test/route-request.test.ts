@@ -100,6 +100,32 @@ describe('the request a route handler reads', () => {
     });
   });
 
+  it('reads a query parameter named like a member of Object.prototype as the client sent it [claim:trig-route-request]', async () => {
+    let query: RouteRequest['query'] | undefined;
+    const server = await serve({
+      type: 'route',
+      id: 'search',
+      method: 'GET',
+      path: '/search',
+      handler: (request, response) => {
+        query = request.query;
+        response.end();
+      },
+    });
+    const answer = await fetch(
+      `${server.url}/search?constructor=x&toString=y&toString=z&__proto__=p&hasOwnProperty=h`,
+    );
+    expect(answer.status).toBe(200);
+    expect(query && Object.entries(query)).toEqual([
+      ['constructor', 'x'],
+      ['toString', ['y', 'z']],
+      ['__proto__', 'p'],
+      ['hasOwnProperty', 'h'],
+    ]);
+    // A parameter the client did not send is absent, not a member inherited from Object.
+    expect(query?.valueOf).toBeUndefined();
+  });
+
   it('leaves a body sent as another type or with no Content-Type unparsed, and reads an empty JSON body as {} [claim:trig-unparsed-body] [claim:trig-empty-json-body] [claim:errors-bad-request-empty-json]', async () => {
     const server = await serve({
       type: 'route',

@@ -805,6 +805,24 @@ describe('ServerManager', () => {
       code: 'WEFT_DUPLICATE',
       message: 'note 7 exists [WEFT_DUPLICATE]',
     });
+    // Only a number is a status: a `status` that is a word does not hide a numeric
+    // `statusCode`, and a status written as a string is none.
+    const shaped = await serve(
+      throwingRoutes({
+        '/worded': Object.assign(new Error('no such note'), {
+          status: 'NOT_FOUND',
+          statusCode: 404,
+          expose: true,
+        }),
+        '/string': Object.assign(new Error('not a status'), { status: '404', expose: true }),
+      }),
+    );
+    const worded = await post(`${shaped.url}/worded`, '{}');
+    expect(worded.status).toBe(404);
+    expect(await errorBody(worded)).toMatchObject({ message: 'no such note' });
+    const string = await post(`${shaped.url}/string`, '{}');
+    expect(string.status).toBe(500);
+    expect(await errorBody(string)).toMatchObject({ code: 'WEFT_INTERNAL' });
   });
 
   it("hides the message of a 4xx error that does not say it is for the client, such as an API client's 401, and logs it under the request id [claim:trig-4xx-foreign-hidden] [claim:errors-4xx-foreign-hidden] [claim:wp-error-answers-4xx] [claim:tsdoc-route-4xx] [claim:errors-bad-request-route-4xx] [claim:obs-request-refused]", async () => {

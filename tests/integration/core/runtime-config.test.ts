@@ -180,6 +180,25 @@ describe('Runtime.init configuration checks', () => {
     expect(message).toContain('plugin "clock": trigger id "tick" is used twice');
   });
 
+  it('takes a route only on GET, POST, PUT, PATCH or DELETE, spelt in capitals [claim:trig-methods-params]', async () => {
+    const on = (method: string) => ({
+      type: 'route' as const,
+      id: `on-${method}`,
+      method: method as 'GET',
+      path: `/${method}`,
+      handler: () => undefined,
+    });
+    const plugin = new TestPlugin('verbs', {
+      triggers: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'get'].map(on),
+    });
+    expect(await initError(base({ plugins: [plugin] }))).toBe(
+      'Runtime.init: invalid configuration: [WEFT_INVALID_CONFIG]\n' +
+        '- plugin "verbs": trigger "on-HEAD" has unsupported method "HEAD"\n' +
+        '- plugin "verbs": trigger "on-OPTIONS" has unsupported method "OPTIONS"\n' +
+        '- plugin "verbs": trigger "on-get" has unsupported method "get"',
+    );
+  });
+
   it('names the route that two plugins both claim [claim:plugin-trigger-rules] [claim:philo-init-one-error] [claim:trig-route-clash]', async () => {
     const message = await initError(
       base({

@@ -33,6 +33,23 @@ interface ErrorDetails {
 }
 
 /**
+ * The HTTP status an error carries: its `status`, or else its `statusCode`, whichever is first an
+ * integer from 400 to 599, as express reads them. A status written as a string is none, and a
+ * `status` that is a word (`'NOT_FOUND'`) does not hide a numeric `statusCode`.
+ *
+ * @param details - The thrown value's fields.
+ * @returns The status, or `undefined` when it has none.
+ */
+function errorStatusOf(details: ErrorDetails): number | undefined {
+  for (const value of [details.status, details.statusCode]) {
+    if (typeof value === 'number' && Number.isInteger(value) && value >= 400 && value < 600) {
+      return value;
+    }
+  }
+  return undefined;
+}
+
+/**
  * Turns anything a route or middleware threw into the answer a client receives, following the
  * http-errors convention: the message of a 4xx made for the client (`expose: true`) is exposed
  * (it tells the client what to fix); the message of a 5xx, or of a 4xx that does not say so, is
@@ -62,13 +79,13 @@ export function errorAnswer(error: unknown, requestId: string): ErrorAnswer {
     );
   }
   const weft = WeftError.is(error);
-  const status = Number(details.status ?? details.statusCode);
-  if (Number.isInteger(status) && status >= 400 && status < 500) {
+  const status = errorStatusOf(details);
+  if (status !== undefined && status < 500) {
     const code = codeOf(details, weft, 'WEFT_BAD_REQUEST');
     if (hidesClientErrorMessage(error)) return answer(status, code, genericMessage(status));
     return answer(status, code, message ?? 'Bad request');
   }
-  const serverStatus = Number.isInteger(status) && status >= 500 && status < 600 ? status : 500;
+  const serverStatus = status ?? 500;
   const code = codeOf(details, weft, 'WEFT_INTERNAL');
   // Only a WeftError made with `expose` (the queue-full and shutting-down 503s) shows a 5xx message.
   const exposed = weft && details.expose === true && message !== undefined;

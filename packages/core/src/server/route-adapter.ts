@@ -95,9 +95,13 @@ function paramsOf(
   return flat;
 }
 
-/** The query string's parameters, read the same way whatever express's query parser is. */
+/**
+ * The query string's parameters, read the same way whatever express's query parser is. The object
+ * has no prototype, as Node's `headers` has none: a parameter named `constructor`, `toString` or
+ * `__proto__` is read as the client sent it, and one not sent is absent rather than inherited.
+ */
 function queryOf(url: string): Record<string, string | string[]> {
-  const query: Record<string, string | string[]> = {};
+  const query = Object.create(null) as Record<string, string | string[]>;
   const search = url.indexOf('?');
   if (search === -1) return query;
   for (const [name, value] of new URLSearchParams(url.slice(search + 1))) {
