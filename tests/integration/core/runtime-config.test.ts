@@ -641,6 +641,11 @@ describe('Runtime.init configuration checks', () => {
       ],
       ['plugins: expected an array of plugins', { plugins: poet as never }],
       ['plugins[1]: expected a Plugin instance', { plugins: [poet, {} as never] }],
+      // A provider has init and shutdown too, but no executors or triggers: no plugin either.
+      [
+        'plugins[1]: expected a Plugin instance, got an instance of InMemoryMemoryProvider',
+        { plugins: [poet, new InMemoryMemoryProvider() as never] },
+      ],
       [
         'capabilityAliases: expected an array',
         { plugins: [poet], capabilityAliases: 'chat' as never },
