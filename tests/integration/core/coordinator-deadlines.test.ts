@@ -353,6 +353,8 @@ describe('the deadlines beside @weft/coordinator-postgres', () => {
     expect([core.coordinatorTimeoutMs, core.coordinatorAcquireTimeoutMs]).toEqual([
       15_000, 900_000,
     ]);
+    // The pages name the coordinator's own acquireTimeoutMs: 10 minutes.
+    expect(postgres.acquireTimeoutMs).toBe(600_000);
   });
 
   it('come before the longest its release of a finished task takes with its defaults: three tries, each up to statementTimeoutMs, reach coordinatorTimeoutMs, and 40 s covers them with their waits for a connection and the unlock [claim:scaling-release-outlasts-deadline] [claim:coord-readme-release-outlasts-deadline] [claim:scaling-release-deadline-40s] [claim:coord-readme-release-deadline-40s]', () => {

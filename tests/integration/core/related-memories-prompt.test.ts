@@ -67,6 +67,24 @@ describe('the planning prompt', () => {
     expect(prompt).toContain('Answer with at most 4 steps, using only the executors listed.');
   });
 
+  it('shows none of the history with options.relatedMemories 0, and the newest entries up to it otherwise [claim:cfg-related-history]', async () => {
+    const shown = async (relatedMemories: number): Promise<string[]> => {
+      const memory = new InMemoryMemoryProvider();
+      for (const n of [1, 2, 3]) {
+        await memory.store({ space: 's', kind: 'note', content: `fact ${n}`, metadata: {} });
+      }
+      const { runtime, model } = await started({
+        memory,
+        responses: planner(),
+        options: { relatedMemories },
+      });
+      await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
+      return (model.requests[0]?.[1]?.content ?? '').match(/fact \d/g) ?? [];
+    };
+    expect(await shown(0)).toEqual([]);
+    expect(await shown(2)).toEqual(['fact 3', 'fact 2']);
+  });
+
   it('limits the rendering to options.relatedMemoryChars [claim:task-planner-memory-limits] [claim:liq-related-text] [claim:sp-limits] [claim:wp-planning-prompt]', async () => {
     const memory = new InMemoryMemoryProvider();
     for (const n of [1, 2, 3]) {

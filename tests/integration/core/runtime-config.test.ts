@@ -319,6 +319,27 @@ describe('Runtime.init configuration checks', () => {
     expect(message).toContain('no model provider offers "text-generation"');
   });
 
+  it('takes a provider that offers text-generation only through an alias of it [claim:cfg-models-row]', async () => {
+    const chat = defineCapability({
+      id: 'chat',
+      description: 'Chats.',
+      input: z.object({ text: z.string() }),
+      output: z.string(),
+    });
+    const provider = new TestModelProvider('chat-only', {
+      capabilities: [{ id: 'chat', run: async () => 'hi' }],
+      descriptors: [chat],
+    });
+    const runtime = await Runtime.init(
+      base({ models: [provider], capabilityAliases: [['chat', 'text-generation']] }),
+    );
+    expect(runtime.status).toBe('ready');
+    // Without the alias group, the same provider is refused.
+    expect(await initError(base({ models: [provider] }))).toContain(
+      'no model provider offers "text-generation" (or an alias of it)',
+    );
+  });
+
   it('names the plugin whose required capability no model offers [claim:plugin-required-caps] [claim:mpi-required-checked] [claim:core-readme-init-checks] [claim:cfg-models-row]', async () => {
     const plugin = new TestPlugin('vision', { requiredCapabilities: ['image-caption'] });
     const message = await initError(base({ plugins: [plugin] }));
@@ -660,6 +681,11 @@ describe('Runtime.init configuration checks', () => {
       ],
       ['plugins: expected an array of plugins', { plugins: poet as never }],
       ['plugins[1]: expected a Plugin instance', { plugins: [poet, {} as never] }],
+      // A provider has init and shutdown too, but no executors or triggers: no plugin either.
+      [
+        'plugins[1]: expected a Plugin instance, got an instance of InMemoryMemoryProvider',
+        { plugins: [poet, new InMemoryMemoryProvider() as never] },
+      ],
       [
         'capabilityAliases: expected an array',
         { plugins: [poet], capabilityAliases: 'chat' as never },

@@ -1280,6 +1280,24 @@ describe('Runtime start deadline', () => {
     expect(runtime.status).toBe('stopped');
   });
 
+  it('names the health check that holds the start past the deadline, when it outlasts startTimeoutMs [claim:cfg-start-timeout-parts]', async () => {
+    class HungHealthMemory extends InMemoryMemoryProvider {
+      override checkHealth(): Promise<boolean> {
+        return new Promise<boolean>(() => undefined);
+      }
+    }
+    const { runtime } = await makeRuntime({
+      memory: new HungHealthMemory(),
+      options: { checkHealthOnStart: true, startTimeoutMs: 200, healthCheckTimeoutMs: 60_000 },
+    });
+    const error = await errorOf(runtime.start());
+    expect(error.code).toBe('WEFT_START_FAILED');
+    expect(error.message).toContain(
+      'Runtime.start: memory provider "in-memory": checkHealth() did not finish within startTimeoutMs (200 ms)',
+    );
+    expect(runtime.status).toBe('stopped');
+  });
+
   it('rejects with WEFT_RUNTIME_STOPPED, the timeout as its cause, when stop() was called before the deadline passed [claim:errors-runtime-stopped-during-start]', async () => {
     const { entered, release, hold } = heldWait();
     const events: string[] = [];

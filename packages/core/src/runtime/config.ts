@@ -309,7 +309,14 @@ export function checkConfigShape(config: RuntimeConfig): {
     pluginsValid = false;
   } else {
     config.plugins.forEach((plugin, index) => {
-      if (looksLike<Plugin>(plugin, ['init', 'shutdown'])) return;
+      // A provider has init and shutdown too: the lists tell a plugin from one put in the
+      // wrong list, whose problems would otherwise come out among the plugins' own.
+      if (
+        looksLike<Plugin>(plugin, ['init', 'shutdown']) &&
+        Array.isArray(plugin.executors) &&
+        Array.isArray(plugin.triggers)
+      )
+        return;
       problems.push(`plugins[${index}]: expected a Plugin instance, got ${describe(plugin)}`);
       pluginsValid = false;
     });

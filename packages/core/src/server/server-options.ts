@@ -211,12 +211,12 @@ export const serverOptionsSchema = z
     headersTimeout: positiveInteger
       .default(10_000)
       .describe(
-        'How many milliseconds a client may take to send a request’s headers, counted from its first byte (from the connection’s opening while it sends nothing); then the server answers `408`.',
+        'How many milliseconds a client may take to send a request’s headers, counted from its first byte (from the connection’s opening while it sends nothing); then the server answers `408`, up to a second after the deadline, since it checks once a second. <!-- claim: cfg-headers-timeout-late -->',
       ),
     requestTimeout: positiveInteger
       .default(30_000)
       .describe(
-        'How many milliseconds a client may take to send a whole request; then `408`. It does not limit how long a route takes to answer.',
+        'How many milliseconds a client may take to send a whole request; then `408`, up to a second after the deadline as with `headersTimeout`. <!-- claim: cfg-request-timeout-late --> It does not limit how long a route takes to answer.',
       ),
     keepAliveTimeout: positiveInteger
       .max(MAX_KEEP_ALIVE_TIMEOUT_MS, {
