@@ -1405,7 +1405,7 @@ describe('ServerManager', () => {
       expect(silent).toBe(408);
     });
 
-    it('answers a late client 408 once a check finds it past its deadline: after it, and at most about a second later [claim:prod-slow-clients] [claim:cfg-headers-timeout-late] [claim:cfg-request-timeout-late]', async () => {
+    it('answers a late client 408 once a check finds it past its deadline: after it, and at most about a second later [claim:prod-slow-clients] [claim:cfg-headers-timeout-late] [claim:cfg-request-timeout-late] [claim:trig-timeouts-late]', async () => {
       // With headersTimeout at 1000 ms, Node checks every 1000 ms, as it does with the defaults.
       const server = await serve([echo], { headersTimeout: 1_000, requestTimeout: 2_000 });
       const timed = async (bytes: string, drip: string) => {
