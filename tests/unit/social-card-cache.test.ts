@@ -1,9 +1,8 @@
 /**
  * The social cards' cache (src/plugins/social-cards): a card drawn the same way as in the last
  * build is copied from .cache/social-cards/ instead of being drawn again, one drawn differently
- * is drawn, and the cards no page uses any more leave the cache. The docs pages' cards are drawn
- * into the cache as soon as content is loaded. Run on a site folder of the test's own, with one
- * page.
+ * is drawn, and the cards no page uses any more leave the cache. Run on a site folder of the
+ * test's own, with one page.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -61,48 +60,5 @@ describe('the social cards between builds', () => {
     const cached = readdirSync(cacheDir());
     expect(cached).toHaveLength(1);
     expect(cached).not.toContain(first);
-  }, 30_000);
-
-  /** What the docs plugin knows of the page once content is loaded: its title. */
-  const docsContent = (title: string) =>
-    ({
-      'docusaurus-plugin-content-docs': {
-        default: { loadedVersions: [{ docs: [{ permalink: '/docs/page/', title }] }] },
-      },
-    }) as never;
-
-  it("draws a docs page's card into the cache once content is loaded, and the build copies it from there [claim:cg-social-cards-drawn-ahead]", async () => {
-    await plugin.allContentLoaded?.({
-      allContent: docsContent('Getting started'),
-      actions: {} as never,
-    });
-    // postBuild waits for the cards drawn ahead: by its end the card is in the cache, drawn
-    // before any HTML existed.
-    await plugin.postBuild?.({ outDir, routesPaths: [] } as never);
-    const [ahead, ...others] = readdirSync(cacheDir());
-    expect(others).toEqual([]);
-    writeFileSync(path.join(cacheDir(), ahead!), 'drawn ahead');
-
-    await plugin.allContentLoaded?.({
-      allContent: docsContent('Getting started'),
-      actions: {} as never,
-    });
-    await build('Getting started');
-    expect(readFileSync(card(), 'utf8')).toBe('drawn ahead');
-  }, 30_000);
-
-  it('draws the title the page shows when the docs plugin knew another, and drops the card drawn ahead [claim:cg-social-cards-drawn-ahead]', async () => {
-    await plugin.allContentLoaded?.({
-      allContent: docsContent('Draft title'),
-      actions: {} as never,
-    });
-    await plugin.postBuild?.({ outDir, routesPaths: [] } as never);
-    const [ahead] = readdirSync(cacheDir());
-
-    await build('Getting started');
-    expect(readFileSync(card()).subarray(1, 4).toString()).toBe('PNG');
-    const cached = readdirSync(cacheDir());
-    expect(cached).toHaveLength(1);
-    expect(cached).not.toContain(ahead);
   }, 30_000);
 });

@@ -9,19 +9,13 @@
  * of all three. `docusaurus clear` empties node_modules/.cache but not this folder, so a cold
  * build does not redraw 100-odd unchanged cards (about 7 s of its postBuild). Cards no route of
  * the build uses any more are deleted from the cache.
- *
- * The docs plugins know their pages' titles once content is loaded, before the bundler starts:
- * those cards are drawn into the cache then, while the bundler compiles and the build waits for
- * the samples' hover types with a processor to spare, so that a first build's postBuild finds
- * them drawn. postBuild still reads every title from the page's HTML; a card drawn ahead with a
- * title the page does not show is not used, and leaves the cache with the other unused ones.
  */
 import { createHash } from 'node:crypto';
-import { copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import type { AllContent, LoadContext, Plugin } from '@docusaurus/types';
+import type { LoadContext, Plugin } from '@docusaurus/types';
 import sharp from 'sharp';
 import { socialCardPath } from './card-path';
 import { cardSvg } from './template';
@@ -73,40 +67,6 @@ export function sectionOf(routePath: string, options: SocialCardsOptions): strin
   );
 }
 
-/** A page's route and the title its docs plugin gives it. */
-interface KnownTitle {
-  route: string;
-  title: string;
-}
-
-/** The pages of every docs plugin instance in `allContent`, with their titles. */
-export function docsPageTitles(allContent: AllContent): KnownTitle[] {
-  const titles: KnownTitle[] = [];
-  for (const instance of Object.values(allContent['docusaurus-plugin-content-docs'] ?? {})) {
-    const { loadedVersions = [] } = instance as {
-      loadedVersions?: { docs?: { permalink: string; title: string }[] }[];
-    };
-    for (const { docs = [] } of loadedVersions) {
-      for (const { permalink, title } of docs) titles.push({ route: permalink, title });
-    }
-  }
-  return titles;
-}
-
-/** Runs `work` on every item, `concurrency` at a time. */
-async function eachAtOnce<T>(
-  items: Iterable<T>,
-  concurrency: number,
-  work: (item: T) => Promise<void>,
-): Promise<void> {
-  // The shared iterator hands each item to exactly one of the runners.
-  const pending = items[Symbol.iterator]();
-  const runner = async (): Promise<void> => {
-    for (let next = pending.next(); !next.done; next = pending.next()) await work(next.value);
-  };
-  await Promise.all(Array.from({ length: concurrency }, runner));
-}
-
 const PNG_OPTIONS = { compressionLevel: 9 } as const;
 
 /** The installed sharp's version: a new libvips may draw the same SVG differently. */
@@ -120,32 +80,21 @@ export default function socialCards(context: LoadContext, options: SocialCardsOp
   const cacheDir = path.join(context.siteDir, '.cache', 'social-cards');
   const renderer = `sharp@${sharpVersion()} ${JSON.stringify(PNG_OPTIONS)}`;
 
-  /** The card's file in the cache, drawn there unless it already is. */
-  async function cachedCard(svg: string): Promise<string> {
+  /** Draws (or copies from the cache) one card; returns its cache file name. */
+  async function drawCard(svg: string, target: string): Promise<string> {
     const key = createHash('sha256').update(renderer).update('\0').update(svg).digest('hex');
     const cacheFile = `${key.slice(0, 32)}.png`;
     const cached = path.join(cacheDir, cacheFile);
-    if (!existsSync(cached)) {
-      const png = await sharp(Buffer.from(svg)).png(PNG_OPTIONS).toBuffer();
-      await mkdir(cacheDir, { recursive: true });
-      // Written whole under another name first: a reader never sees half a card.
-      const partial = `${cached}.${process.pid}.partial`;
-      await writeFile(partial, png);
-      await rename(partial, cached);
+    await mkdir(path.dirname(target), { recursive: true });
+    if (existsSync(cached)) {
+      await copyFile(cached, target);
+      return cacheFile;
     }
+    const png = await sharp(Buffer.from(svg)).png(PNG_OPTIONS).toBuffer();
+    await mkdir(cacheDir, { recursive: true });
+    await Promise.all([writeFile(cached, png), writeFile(target, png)]);
     return cacheFile;
   }
-
-  const svgFor = (route: string, title: string): string =>
-    cardSvg({
-      title,
-      section: sectionOf(route, options),
-      siteTitle: siteConfig.title,
-      siteHost: new URL(siteConfig.url).host,
-    });
-
-  /** The cards drawn ahead, once content is loaded; settled (never rejected) when done. */
-  let drawingAhead: Promise<void> = Promise.resolve();
 
   async function pruneCache(used: ReadonlySet<string>): Promise<void> {
     const stale = (await readdir(cacheDir)).filter((file) => !used.has(file));
@@ -154,30 +103,29 @@ export default function socialCards(context: LoadContext, options: SocialCardsOp
 
   return {
     name: 'social-cards',
-    allContentLoaded({ allContent }) {
-      const known = docsPageTitles(allContent);
-      // Not awaited: the bundler starts meanwhile. sharp draws on libuv's threads, so one card
-      // in hand per processor keeps them busy. A card that fails here is drawn again, and its
-      // error reported, by postBuild.
-      drawingAhead = eachAtOnce(known, availableParallelism(), async ({ route, title }) => {
-        await cachedCard(svgFor(route, title));
-      }).catch(() => undefined);
-    },
     async postBuild({ outDir, routesPaths }) {
-      await drawingAhead;
+      const siteHost = new URL(siteConfig.url).host;
       const routes = [...new Set(routesPaths)].filter((route) =>
         existsSync(routeHtmlFile(outDir, route)),
       );
       const used = new Set<string>();
-      await eachAtOnce(routes, availableParallelism(), async (route) => {
-        const html = await readFile(routeHtmlFile(outDir, route), 'utf8');
-        const title = pageTitle(html, siteConfig.title) ?? siteConfig.title;
-        const cacheFile = await cachedCard(svgFor(route, title));
-        const target = path.join(outDir, socialCardPath(route));
-        await mkdir(path.dirname(target), { recursive: true });
-        await copyFile(path.join(cacheDir, cacheFile), target);
-        used.add(cacheFile);
-      });
+      // sharp draws on libuv's threads: one card in hand per processor keeps them all busy,
+      // while the routes' shared iterator hands each card to exactly one drawer.
+      const pending = routes.values();
+      const drawer = async (): Promise<void> => {
+        for (const route of pending) {
+          const html = await readFile(routeHtmlFile(outDir, route), 'utf8');
+          const title = pageTitle(html, siteConfig.title) ?? siteConfig.title;
+          const svg = cardSvg({
+            title,
+            section: sectionOf(route, options),
+            siteTitle: siteConfig.title,
+            siteHost,
+          });
+          used.add(await drawCard(svg, path.join(outDir, socialCardPath(route))));
+        }
+      };
+      await Promise.all(Array.from({ length: availableParallelism() }, drawer));
       if (used.size > 0) {
         await pruneCache(used);
       }
