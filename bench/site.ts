@@ -266,11 +266,11 @@ function printBuildParts(
     BUILD_PARTS.map(({ part }) => {
       const row: Record<string, string> = { part };
       for (const [label, runs] of measured) {
-        const figures = runs.flatMap((parts) => {
-          const figure = parts.get(part);
-          return figure === undefined ? [] : [figure];
-        });
-        row[label] = figures.length === 0 ? '-' : median(figures).toFixed(1);
+        // A part some runs of a kind print and others do not was skipped there: a generator
+        // whose output was up to date, hover types all in their cache. A part no run prints is
+        // not one of that build's ('-').
+        const printed = runs.some((parts) => parts.has(part));
+        row[label] = printed ? median(runs.map((parts) => parts.get(part) ?? 0)).toFixed(1) : '-';
       }
       return row;
     }),
