@@ -112,6 +112,26 @@ function pause(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** Sends the one task these tests run, to the space they share. */
+function acceptWork(runtime: Runtime): ReturnType<Runtime['accept']> {
+  return runtime.accept({ pluginId: 'work', triggerId: 'task', space: 'room' });
+}
+
+/** Ends the PostgreSQL session holding the instance's lock, as a lost connection would. */
+async function cutLockConnection(instance: string | undefined): Promise<void> {
+  await db.sql(
+    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'weft-coordinator' AND pid IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND ((classid::bigint << 32) | objid::bigint) = $1::bigint)",
+    [instance],
+  );
+}
+
+/** How many times the task ran, once it ran a second time or 10 s passed. */
+async function runsAfterRerun(taskId: string): Promise<number | undefined> {
+  const rerunBy = Date.now() + 10_000;
+  while ((runs.get(taskId) ?? 0) < 2 && Date.now() < rerunBy) await pause(20);
+  return runs.get(taskId);
+}
+
 describe('a task that ran all its steps, while it stores its chain', () => {
   it('is recorded finished when a cancelling stop comes, and no other instance runs it again [claim:task-cancel-rejects-waiting] [claim:task-cancel-storing-finished] [claim:task-status-cancelled]', async () => {
     const schema = db.newSchema();
@@ -119,11 +139,7 @@ describe('a task that ran all its steps, while it stores its chain', () => {
     const first = await startInstance(schema, memory, {}, { shutdown: 'cancel' });
     // The second instance takes over, at its sweeps, whatever the first leaves unfinished.
     await startInstance(schema, new InMemoryMemoryProvider(), { sweepIntervalMs: 100 });
-    const { taskId, done } = await first.runtime.accept({
-      pluginId: 'work',
-      triggerId: 'task',
-      space: 'room',
-    });
+    const { taskId, done } = await acceptWork(first.runtime);
     await memory.chainStarted;
     const stopped = first.runtime.stop();
     await pause(100);
@@ -140,19 +156,13 @@ describe('a task that ran all its steps, while it stores its chain', () => {
     const memory = new SlowChainMemory();
     const first = await startInstance(schema, memory, {}, { shutdown: 'cancel' });
     await startInstance(schema, new InMemoryMemoryProvider(), { sweepIntervalMs: 100 });
-    const { taskId, done } = await first.runtime.accept({
-      pluginId: 'work',
-      triggerId: 'task',
-      space: 'room',
-    });
+    const { taskId, done } = await acceptWork(first.runtime);
     await memory.chainStarted;
     // The stop abandons the task and shuts the coordinator down before the store ends.
     await first.runtime.stop();
     memory.openGate();
     expect((await done).status).toBe('completed');
-    const rerunBy = Date.now() + 10_000;
-    while ((runs.get(taskId) ?? 0) < 2 && Date.now() < rerunBy) await pause(20);
-    expect(runs.get(taskId)).toBe(2);
+    expect(await runsAfterRerun(taskId)).toBe(2);
   }, 20_000);
 
   it('is recorded finished once its instance has reconnected, when the connection holding its locks was lost meanwhile, and is not run again [claim:scaling-finished-during-loss] [claim:coord-readme-finished-during-loss] [claim:task-signal-space-lost-storing]', async () => {
@@ -164,16 +174,9 @@ describe('a task that ran all its steps, while it stores its chain', () => {
       reconnectMaxDelayMs: 200,
     });
     const before = victim.coordinator.instance;
-    const { taskId, done } = await victim.runtime.accept({
-      pluginId: 'work',
-      triggerId: 'task',
-      space: 'room',
-    });
+    const { taskId, done } = await acceptWork(victim.runtime);
     await memory.chainStarted;
-    await db.sql(
-      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'weft-coordinator' AND pid IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND ((classid::bigint << 32) | objid::bigint) = $1::bigint)",
-      [before],
-    );
+    await cutLockConnection(before);
     const lostBy = Date.now() + 5_000;
     while ((await victim.coordinator.checkHealth()) && Date.now() < lostBy) await pause(20);
     expect(await victim.coordinator.checkHealth()).toBe(false);
@@ -197,20 +200,11 @@ describe('a task that ran all its steps, while it stores its chain', () => {
     });
     await startInstance(schema, new InMemoryMemoryProvider(), { sweepIntervalMs: 100 });
     const before = victim.coordinator.instance;
-    const { taskId, done } = await victim.runtime.accept({
-      pluginId: 'work',
-      triggerId: 'task',
-      space: 'room',
-    });
+    const { taskId, done } = await acceptWork(victim.runtime);
     await memory.chainStarted;
-    await db.sql(
-      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'weft-coordinator' AND pid IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND ((classid::bigint << 32) | objid::bigint) = $1::bigint)",
-      [before],
-    );
+    await cutLockConnection(before);
     memory.openGate();
     expect((await done).status).toBe('completed');
-    const rerunBy = Date.now() + 10_000;
-    while ((runs.get(taskId) ?? 0) < 2 && Date.now() < rerunBy) await pause(20);
-    expect(runs.get(taskId)).toBe(2);
+    expect(await runsAfterRerun(taskId)).toBe(2);
   }, 20_000);
 });

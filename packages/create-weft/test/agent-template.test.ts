@@ -206,19 +206,24 @@ describe("the project's .env.example", () => {
 });
 
 describe('the project made with the defaults (--model scripted --memory memory)', () => {
+  /** The default project's agent, model and memory modules, loaded from its src/. */
+  async function scriptedModules(): Promise<Required<ProjectModules>> {
+    const load = async (file: string) =>
+      (await import(path.join(work, 'scripted', 'src', file))) as Partial<ProjectModules>;
+    const { createAgent } = await load('agent.ts');
+    const { createModel } = await load('model.ts');
+    const { createMemory } = await load('memory.ts');
+    if (!createAgent || !createModel || !createMemory) throw new Error('a module is missing');
+    return { createAgent, createModel, createMemory };
+  }
+
   it('has src/port.ts with the default port 8787 [claim:gs-port-file]', async () => {
     const port = await readFile(path.join(work, 'scripted', 'src/port.ts'), 'utf8');
     expect(port).toMatch(/^export const DEFAULT_PORT = 8787;$/m);
   });
 
   it('starts and answers with no setting at all: an empty environment [claim:gs-scripted-no-settings]', async () => {
-    const directory = path.join(work, 'scripted');
-    const load = async (file: string) =>
-      (await import(path.join(directory, 'src', file))) as Partial<ProjectModules>;
-    const { createAgent } = await load('agent.ts');
-    const { createModel } = await load('model.ts');
-    const { createMemory } = await load('memory.ts');
-    if (!createAgent || !createModel || !createMemory) throw new Error('a module is missing');
+    const { createAgent, createModel, createMemory } = await scriptedModules();
     const runtime = await createAgent({
       model: createModel({}),
       memory: createMemory({}),
@@ -243,13 +248,7 @@ describe('the project made with the defaults (--model scripted --memory memory)'
     }
   });
   it('logs at info by default, and only warnings and worse with WEFT_LOG_LEVEL=warn [claim:gs-json-logs]', async () => {
-    const directory = path.join(work, 'scripted');
-    const load = async (file: string) =>
-      (await import(path.join(directory, 'src', file))) as Partial<ProjectModules>;
-    const { createAgent } = await load('agent.ts');
-    const { createModel } = await load('model.ts');
-    const { createMemory } = await load('memory.ts');
-    if (!createAgent || !createModel || !createMemory) throw new Error('a module is missing');
+    const { createAgent, createModel, createMemory } = await scriptedModules();
     const levelWith = async (level: string | undefined): Promise<string> => {
       vi.stubEnv('WEFT_LOG_LEVEL', level);
       try {
