@@ -457,6 +457,13 @@ export class McpConnection {
       live = this.live ?? (await raceSignal(this.waitForReconnection(), deadline));
     } catch {
       if (signal.aborted) throw timedOut();
+      // After close() no reconnection is tried, so there is nothing to wait for.
+      if (this.closing.signal.aborted) {
+        throw new McpPluginError(
+          'WEFT_MCP_UNAVAILABLE',
+          `McpPlugin: server "${this.server.name}" was closed (close() or the runtime's stop) and is not reconnected; start a new plugin to call it again.`,
+        );
+      }
       throw new McpPluginError(
         'WEFT_MCP_UNAVAILABLE',
         `McpPlugin: server "${this.server.name}" is disconnected and was not back within ${callTimeoutMs} ms; the plugin keeps reconnecting.`,

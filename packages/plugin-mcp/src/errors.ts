@@ -14,7 +14,8 @@ import type { ErrorRegistry } from '@weft/core/internal';
  * - `WEFT_MCP_UNKNOWN_TOOL`: The allow-list names a tool the server does not have.
  * - `WEFT_MCP_UNSUPPORTED_SCHEMA`: An allowed tool’s input schema cannot be turned into a
  *   validator.
- * - `WEFT_MCP_UNAVAILABLE`: The connection dropped during the call, or was not back in time for it.
+ * - `WEFT_MCP_UNAVAILABLE`: The connection dropped during the call, was not back in time for it, or
+ *   was closed.
  * - `WEFT_MCP_TIMEOUT`: The tool did not answer within `callTimeoutMs`, or the task ended first.
  * - `WEFT_MCP_TOOL_ERROR`: The tool answered with an error result (`isError`).
  * - `WEFT_MCP_CALL_FAILED`: The server refused the call with a protocol error, or answered with
@@ -86,11 +87,12 @@ export const MCP_ERRORS = {
     },
     /** @claim errors-mcp-unavailable-during-call */
     WEFT_MCP_UNAVAILABLE: {
-      summary: 'The connection dropped during the call, or was not back in time for it.',
+      summary:
+        'The connection dropped during the call, was not back in time for it, or was closed.',
       raisedBy: 'an MCP executor',
       raisers: ['plugin-mcp/src/connection.ts#McpConnection.callWithin'],
       cause:
-        'the server crashed or the connection dropped while the tool ran, which fails the call at once, or the server was already disconnected and the plugin had not reconnected within the call’s deadline. The plugin keeps reconnecting, with backoff, until it is closed.',
+        'the server crashed or the connection dropped while the tool ran, which fails the call at once, or the server was already disconnected and the plugin had not reconnected within the call’s deadline. The plugin keeps reconnecting, with backoff, until it is closed; a call made after `close()` (or the runtime’s stop, which closes it) fails at once, saying so.',
       fix: 'the step fails and later calls work again once the server is back; the log has each reconnection attempt.',
     },
     WEFT_MCP_TIMEOUT: {

@@ -528,6 +528,22 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     expect(await goneWithin(pid, 5000)).toBe(true);
   });
 
+  it('fails a call made after close() at once, saying the plugin was closed rather than waiting for a reconnection [claim:errors-mcp-unavailable-during-call]', async () => {
+    const connected = await connect(['pid'], { callTimeoutMs: 30_000 });
+    await connected.close();
+    const executor = connected.executors.find((candidate) => candidate.action === 'fixture.pid');
+    const started = Date.now();
+    const call = executor?.execute(
+      { trigger: {} } as AgentTask,
+      { signal: new AbortController().signal, chain: [] } as unknown as ExecutionContext,
+    );
+    await expect(call).rejects.toMatchObject({
+      code: 'WEFT_MCP_UNAVAILABLE',
+      message: expect.stringMatching(/server "fixture" was closed .* is not reconnected/),
+    });
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
   it('leaves the servers to close() when the runtime never started, as stop() only shuts down what started [claim:mcp-close] [claim:mcpdoc-stop]', async () => {
     const connected = await connect(['pid']);
     // The tool takes no arguments: its executor runs without a model, outside any runtime.
