@@ -36,7 +36,7 @@ describe('the agent', () => {
     });
   }
 
-  it('answers a message posted over HTTP and remembers the task [claim:gs-project-tests]', async () => {
+  it('answers a message posted over HTTP and remembers the task', async () => {
     const agent = await startAgent();
     const response = await post(agent, { user: 'ada', text: 'Hello, agent!' });
     expect(response.status).toBe(200);
