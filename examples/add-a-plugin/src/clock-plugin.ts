@@ -1,10 +1,19 @@
 import { Plugin, type Executor } from '@weft/core';
 
 /**
- * An IANA time zone named in a message: `Asia/Tokyo`, `America/Argentina/Buenos_Aires`,
- * `America/Port-au-Prince`, `Etc/GMT+5`. Bounded, as the text is a user's.
+ * What may be an IANA time zone in a message: `Asia/Tokyo`, `America/Argentina/Buenos_Aires`,
+ * `America/Port-au-Prince`, `Etc/GMT+5`, but also `and/or`. Bounded, as the text is a user's.
  */
-const ZONE = /\b([A-Za-z]{1,32}(?:\/[A-Za-z0-9_+-]{1,32}){1,2})/;
+const ZONE_LIKE = /\b[A-Za-z]{1,32}(?:\/[A-Za-z0-9_+-]{1,32}){1,2}/g;
+
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-GB', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Tells the time. It has no trigger of its own: messages reach it through the assistant
@@ -20,7 +29,9 @@ export class ClockPlugin extends Plugin {
       description:
         'Tells the current time, in the IANA time zone the user names (such as Europe/Paris), else in UTC.',
       async execute(task) {
-        const zone = ZONE.exec(task.trigger.message ?? '')?.[1] ?? 'UTC';
+        // The first name that is a zone; else the first that looks like one, to say so.
+        const named = (task.trigger.message ?? '').match(ZONE_LIKE) ?? [];
+        const zone = named.find(isTimeZone) ?? named[0] ?? 'UTC';
         let time: string;
         try {
           time = new Intl.DateTimeFormat('en-GB', {

@@ -66,6 +66,14 @@ describe('the clock plugin in the agent', () => {
     }
   });
 
+  it('reads the zone a message names beside other words with a slash [claim:gs-add-plugin-clock]', async () => {
+    const { status, body } = await ask(
+      'What time and/or day is it in Asia/Tokyo?',
+    );
+    expect(status).toBe(200);
+    expect(body.reply).toMatch(/^It is \d\d:\d\d in Asia\/Tokyo\.$/);
+  });
+
   it('shows the user its error about an unknown zone, with 422 [claim:exec-expose-generated] [claim:gs-422] [claim:gs-handler-422] [claim:gs-add-plugin-expose]', async () => {
     const { status, body } = await ask('What time is it in Mars/Olympus?');
     expect(status).toBe(422);
