@@ -22,7 +22,7 @@ import {
   testTitles,
   tsdocClaims,
 } from '../claims/claims';
-import { unmarkedReport, unmarkedSentences } from '../claims/unmarked';
+import { baseRevision, unmarkedReport, unmarkedSentences } from '../claims/unmarked';
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'weft-claims-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -285,6 +285,30 @@ describe('the unmarked-claim detector', () => {
       'Other old sentence that now rejects.',
       'New default of 3.',
     ]);
+  });
+
+  it('compares with origin/main when the clone has it, and with a local main otherwise [claim:contrib-unmarked-against-main]', () => {
+    const repo = path.join(scratch, 'bases');
+    mkdirSync(path.join(repo, 'docs'), { recursive: true });
+    const git = (...args: string[]) =>
+      execFileSync('git', args, { cwd: repo, encoding: 'utf8', stdio: 'pipe' }).trim();
+    const commit = (text: string) => {
+      writeFileSync(path.join(repo, 'docs/p.md'), text);
+      git('add', '-A');
+      git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', text);
+      return git('rev-parse', 'HEAD');
+    };
+    git('init', '-q', '-b', 'main');
+    commit('Old limit of 5 s.\n');
+    git('checkout', '-q', '-b', 'work');
+    // The branch adds a sentence that origin/main already has (merged there) and main does not.
+    const merged = commit('Old limit of 5 s. New limit of 9 s.\n');
+    git('update-ref', 'refs/remotes/origin/main', merged);
+    const changed = () => unmarkedReport(['docs/p.md'], repo).changed.map((e) => e.sentence);
+    expect(baseRevision(repo)).toBe(merged);
+    expect(changed()).toEqual([]);
+    git('update-ref', '-d', 'refs/remotes/origin/main');
+    expect(changed()).toEqual(['New limit of 9 s.']);
   });
 
   it('fails no sentence in a checkout that has no main to compare with, listing them all [claim:contrib-unmarked-needs-main]', () => {

@@ -5,6 +5,7 @@
  * a package's tests and of the site, with a package that is installed but that none of them
  * declares.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
@@ -39,6 +40,27 @@ describe("ESLint and the nearest package.json's dependencies", () => {
     },
     60_000,
   );
+
+  it('passes, in a workspace, an import of a package only the root package.json declares [claim:cg-eslint-workspace-root]', async () => {
+    const manifest = (file: string): Record<string, Record<string, string> | undefined> =>
+      JSON.parse(readFileSync(path.join(root, file), 'utf8')) as Record<
+        string,
+        Record<string, string> | undefined
+      >;
+    const declares = (file: string, name: string): boolean => {
+      const fields = manifest(file);
+      return ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'].some(
+        (field) => fields[field]?.[name] !== undefined,
+      );
+    };
+    expect(declares('package.json', 'semver')).toBe(true);
+    expect(declares('packages/core/package.json', 'semver')).toBe(false);
+    const reported = await rulesReportedOn(
+      'packages/core/src/root-declared.ts',
+      "import semver from 'semver';\n\nexport const valid = semver.valid('1.0.0');\n",
+    );
+    expect(reported).not.toContain('n/no-extraneous-import');
+  }, 60_000);
 
   it('passes an import of a package the nearest package.json declares [claim:cg-eslint-undeclared-imports]', async () => {
     const reported = await rulesReportedOn(

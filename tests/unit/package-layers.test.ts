@@ -72,7 +72,7 @@ describe('the layers of the workspace packages', () => {
     expect(sqliteSources.flatMap(({ imports }) => imports)).toContain('@weft/core');
   });
 
-  it('keeps @weft/core, its sources and its tests, free of every other published package', () => {
+  it('keeps @weft/core, its sources and its tests, free of every other published package [claim:cg-package-layers]', () => {
     const core = packages.find(({ manifest }) => manifest.name === '@weft/core')!;
     expect(
       workspaceDeclared(
@@ -90,7 +90,7 @@ describe('the layers of the workspace packages', () => {
     expect(reachesUp).toEqual([]);
   });
 
-  it('lets each package and library import only the workspace packages it declares', () => {
+  it('lets each package and library import only the workspace packages it declares [claim:cg-package-layers]', () => {
     const undeclared: string[] = [];
     for (const { dir, manifest } of packages) {
       const runtime = new Set([
