@@ -10,6 +10,7 @@
  * package no registry has.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -41,6 +42,35 @@ function workspacePackageOf(specifier: string): string | undefined {
   const parts = specifier.split('/');
   const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
   return workspaceNames.has(name) ? name : undefined;
+}
+
+/** The package a bare module specifier names (`@weft/core/internal` → `@weft/core`), or undefined. */
+function packageOf(specifier: string): string | undefined {
+  // Relative paths, Node.js's own modules and the package's own `imports` map (#platform).
+  if (/^(\.|\/|node:|#)/.test(specifier)) {
+    return undefined;
+  }
+  const parts = specifier.split('/');
+  const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+  return builtinModules.includes(name) ? undefined : name;
+}
+
+/** Each TypeScript file under `dir` (relative to the root) with every package it imports. */
+function packageImports(dir: string): { file: string; imports: string[] }[] {
+  if (!existsSync(path.join(root, dir))) return [];
+  return readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' })
+    .filter(
+      (file) => /\.(ts|mts|tsx)$/.test(file) && !file.split(path.sep).includes('node_modules'),
+    )
+    .map((file) => {
+      const relative = path.posix.join(dir, file.split(path.sep).join('/'));
+      const text = readFileSync(path.join(root, relative), 'utf8');
+      const imports = ts
+        .preProcessFile(text, true, true)
+        .importedFiles.map(({ fileName }) => packageOf(fileName))
+        .filter((name): name is string => name !== undefined);
+      return { file: relative, imports: [...new Set(imports)].sort() };
+    });
 }
 
 /** Each TypeScript file under `dir` (relative to the root) with the workspace packages it imports. */
@@ -117,6 +147,30 @@ describe('the layers of the workspace packages', () => {
       }
     }
     expect(undeclared).toEqual([]);
+  });
+
+  it("lets a published package's sources import only Node.js and the packages its package.json declares, so its tarball installs what it runs [claim:cg-package-sources-declared]", () => {
+    // ESLint's undeclared-import rule accepts what the workspace root declares, which a user of
+    // the tarball does not get: this check reads the package's own manifest only.
+    const undeclared: string[] = [];
+    for (const { dir, manifest } of published) {
+      const declared = new Set([
+        manifest.name,
+        ...Object.keys(manifest.dependencies ?? {}),
+        ...Object.keys(manifest.peerDependencies ?? {}),
+        ...Object.keys(manifest.optionalDependencies ?? {}),
+      ]);
+      for (const { file, imports } of packageImports(path.posix.join(dir, 'src'))) {
+        for (const name of imports.filter((imported) => !declared.has(imported))) {
+          undeclared.push(`${file}: imports ${name}, which ${dir}/package.json does not declare`);
+        }
+      }
+    }
+    expect(undeclared).toEqual([]);
+    // The check reads third-party imports, not only the workspace's.
+    expect(
+      packageImports('packages/memory-sqlite/src').flatMap(({ imports }) => imports),
+    ).toContain('better-sqlite3');
   });
 
   it('keeps the private libraries out of what a published package ships', () => {
