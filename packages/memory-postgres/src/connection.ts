@@ -170,8 +170,9 @@ export class ConnectionRunner {
         // Every connection is held by another operation of this provider: the server answers,
         // so waiting again would only stretch connectionTimeoutMs into reconnectTimeoutMs.
         if (isPoolWaitTimeout(error) && this.inUse >= max) throw this.busy(operation, error);
-        if (Date.now() + delay > deadline) throw this.unavailable(operation, attempt, error);
-        await sleep(delay);
+        if (!(await pauseBeforeRetry(deadline, delay))) {
+          throw this.unavailable(operation, attempt, error);
+        }
         delay = Math.min(delay * 2, MAX_RETRY_DELAY_MS);
         continue;
       }
@@ -210,8 +211,9 @@ export class ConnectionRunner {
         }
         if (!isConnectionError(error)) throw error;
         if (retry === 'once') throw this.unavailable(operation, attempt, error, true);
-        if (Date.now() + delay > deadline) throw this.unavailable(operation, attempt, error);
-        await sleep(delay);
+        if (!(await pauseBeforeRetry(deadline, delay))) {
+          throw this.unavailable(operation, attempt, error);
+        }
         delay = Math.min(delay * 2, MAX_RETRY_DELAY_MS);
       }
     }
@@ -341,6 +343,22 @@ export function listenForBreaks(client: pg.PoolClient): () => void {
   const ignore = (): void => undefined;
   client.on('error', ignore);
   return () => client.removeListener('error', ignore);
+}
+
+/**
+ * Waits before the next attempt: the back-off pause, shortened to what is left of the reconnect
+ * window, so that the last attempt starts as the window ends rather than up to a whole pause
+ * before it (a server back late in the window is still found).
+ *
+ * @param deadline - When the reconnect window ends (epoch milliseconds).
+ * @param delay - The back-off pause due.
+ * @returns `false` when the window has ended and no attempt may start; `true` after the pause.
+ */
+async function pauseBeforeRetry(deadline: number, delay: number): Promise<boolean> {
+  const left = deadline - Date.now();
+  if (left <= 0) return false;
+  await sleep(Math.min(delay, left));
+  return true;
 }
 
 function sleep(ms: number): Promise<void> {

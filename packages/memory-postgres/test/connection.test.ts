@@ -105,6 +105,27 @@ describe('ConnectionRunner', () => {
     expect(await attemptsWith(400)).toBeGreaterThan(2);
   });
 
+  it('keeps retrying an unreachable server until the whole window has passed, its last attempt as the window ends [claim:pg-reconnect-zero] [claim:pg-readme-connection-timeout-option] [claim:pg-restart-no-loss] [claim:pg-readme-reconnect-last-attempt]', async () => {
+    const startedAt: number[] = [];
+    const error = serverError('connect ECONNREFUSED 10.0.0.1:5432', 'ECONNREFUSED');
+    const refusing = {
+      connect: () => {
+        startedAt.push(Date.now());
+        return Promise.reject(error);
+      },
+    } as unknown as pg.Pool;
+    const began = Date.now();
+    const failure = await queryFailure(runnerOn(refusing, { reconnectTimeoutMs: 1000 }));
+    const took = Date.now() - began;
+    expect(WeftError.is(failure, 'WEFT_POSTGRES_UNAVAILABLE')).toBe(true);
+    // Pauses of 50, 100, 200 and 400 ms, then the 250 ms left of the window (not a whole
+    // 800 ms pause, which would have ended the retries at 750 ms).
+    const last = (startedAt.at(-1) ?? 0) - began;
+    expect(last).toBeGreaterThanOrEqual(990);
+    expect(last).toBeLessThan(1500);
+    expect(took).toBeLessThan(1500);
+  });
+
   it('retries a host name that stopped resolving, as a restarting container’s does, and then fails with WEFT_POSTGRES_UNAVAILABLE naming host and port [claim:errors-postgres-unavailable-dns]', async () => {
     const unresolved = unreachablePool(
       serverError('getaddrinfo ENOTFOUND db.internal', 'ENOTFOUND'),
