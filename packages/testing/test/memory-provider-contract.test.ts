@@ -58,9 +58,13 @@ class UncodedProvider extends InMemoryMemoryProvider {
 
 /** A provider whose query() breaks on a filter it does not support. */
 class BrokenQueryProvider extends InMemoryMemoryProvider {
+  /** The error it threw last, so a test can find that very object as the failure's cause. */
+  thrown: Error | undefined;
   override query(options: QueryMemoryOptions): Promise<Memory[]> {
-    if (options.kind !== undefined)
-      return Promise.reject(new TypeError('kind filter not supported'));
+    if (options.kind !== undefined) {
+      this.thrown = new TypeError('kind filter not supported');
+      return Promise.reject(this.thrown);
+    }
     return super.query(options);
   }
 }
@@ -195,8 +199,9 @@ describe('memoryProviderContract', () => {
   });
 
   it('reports an unexpected exception of the provider as a contract failure naming the rule, with the original as cause [claim:tst-readme-contract-failed] [claim:testing-contract-unexpected-error] [claim:mpo-contract-unexpected] [claim:tst-contract-unexpected]', async () => {
+    const provider = new BrokenQueryProvider();
     const check = caseNamed(
-      memoryProviderContract({ create: () => new BrokenQueryProvider() }),
+      memoryProviderContract({ create: () => provider }),
       'ANDs kind, task and time filters',
     );
     const error = await check.run().catch((caught: unknown) => caught);
@@ -204,7 +209,9 @@ describe('memoryProviderContract', () => {
     expect((error as Error).message).toContain(
       'memoryProviderContract: provider "in-memory" failed "ANDs kind, task and time filters with the space filters": it threw where the contract expects no error: kind filter not supported',
     );
-    expect((error as Error).cause).toBeInstanceOf(TypeError);
+    // The provider's own error, not a copy of it.
+    expect(provider.thrown).toBeInstanceOf(TypeError);
+    expect((error as Error).cause).toBe(provider.thrown);
   });
 
   it('reports a factory or init() that throws as a contract failure of the case [claim:tst-contract-unexpected]', async () => {

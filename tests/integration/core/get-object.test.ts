@@ -448,7 +448,7 @@ describe('ModelManager.getObject', () => {
     }
   });
 
-  it("marks an executor's getObject call with its schema name, and leaves its other calls without a purpose [claim:testing-purpose] [claim:testing-executor-purpose]", async () => {
+  it("marks an executor's getObject call with its schema name, and leaves its other calls without a purpose unless it gives one [claim:testing-purpose] [claim:testing-executor-purpose]", async () => {
     const purposes: (string | undefined)[] = [];
     const asks = recordingExecutor('ask', async (_task, context) => {
       await context.getObject({
@@ -457,6 +457,8 @@ describe('ModelManager.getObject', () => {
         prompt: 'Where?',
       });
       await context.models.generateText('Say where.');
+      // The executor's own purpose reaches the provider as it gave it.
+      await context.models.generateText('Sum it up.', { purpose: 'summary' });
       return { success: true };
     });
     const { runtime } = await startedRuntime({
@@ -471,6 +473,6 @@ describe('ModelManager.getObject', () => {
     });
     const task = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'purposes' });
     expect(task.status).toBe('completed');
-    expect(purposes).toEqual(['plan', 'get-object:City', undefined]);
+    expect(purposes).toEqual(['plan', 'get-object:City', undefined, 'summary']);
   });
 });

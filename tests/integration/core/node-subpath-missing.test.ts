@@ -63,7 +63,7 @@ describe('Runtime.init without express installed', () => {
     expect(problems[1]).toMatch(/^plugin "Pinger": route triggers need the HTTP server/);
   });
 
-  it('still builds a runtime without route triggers, which never loads the server', async () => {
+  it('still builds a runtime without route triggers, which never loads the server [claim:core-readme-node-subpath]', async () => {
     const { runtime } = await makeRuntime({ plugins: [] });
     expect(runtime.server.url).toBeUndefined();
   });

@@ -319,7 +319,7 @@ describe('Runtime.init configuration checks', () => {
     expect(message).toContain('no model provider offers "text-generation"');
   });
 
-  it('takes a provider that offers text-generation only through an alias of it [claim:cfg-models-row]', async () => {
+  it('takes a provider that offers text-generation only through an alias of it [claim:cfg-models-row] [claim:core-readme-models]', async () => {
     const chat = defineCapability({
       id: 'chat',
       description: 'Chats.',
