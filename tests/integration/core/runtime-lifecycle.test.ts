@@ -991,6 +991,36 @@ describe('Runtime start', () => {
     expect(runtime.status).toBe('stopped');
   });
 
+  it("fails with the stop's error, quoting the plugin's, when a plugin's init throws after stop() was called [claim:plugin-init-fails]", async () => {
+    const events: string[] = [];
+    const initStarted = deferred();
+    const failInit = deferred();
+    const runtime = await loggingRuntime(events, {
+      plugins: [
+        new TestPlugin('slow', {
+          events,
+          init: async () => {
+            initStarted.resolve();
+            await failInit.promise;
+            throw new Error('no credentials');
+          },
+        }),
+      ],
+    });
+    const starting = runtime.start();
+    await initStarted.promise;
+    const stopping = runtime.stop();
+    failInit.resolve();
+    const error = await errorOf(starting);
+    await stopping;
+    expect((error as { code?: string }).code).toBe('WEFT_RUNTIME_STOPPED');
+    expect(error.message).toBe(
+      'Runtime.start: stop() was called while the runtime was starting; start was abandoned (meanwhile: Runtime.start: plugin "slow" failed to initialise: no credentials [WEFT_START_FAILED]) [WEFT_RUNTIME_STOPPED]',
+    );
+    expect(events).not.toContain('shutdown plugin slow');
+    expect(runtime.status).toBe('stopped');
+  });
+
   it('cannot be started again after it stopped [claim:tsdoc-runtime-start-stopped]', async () => {
     const { runtime } = await makeRuntime();
     await runtime.start();
