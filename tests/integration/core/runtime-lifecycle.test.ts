@@ -1618,10 +1618,12 @@ describe('Runtime stop', () => {
     expect((await running).status).toBe('completed');
   });
 
-  it('keeps the HTTP server open while the queue drains, answering a new dispatch 503 WEFT_SHUTTING_DOWN, and closes it before plugins shut down [claim:trig-shutdown-close] [claim:prod-shutdown-order] [claim:task-stop-reverse-order] [claim:trig-shutdown-routes-503] [claim:wp-stop-reverse]', async () => {
+  it('keeps the HTTP server open while the queue drains, answering a new dispatch 503 WEFT_SHUTTING_DOWN, and closes it before plugins shut down [claim:plugin-shutdown] [claim:trig-shutdown-close] [claim:prod-shutdown-order] [claim:task-stop-reverse-order] [claim:trig-shutdown-routes-503] [claim:wp-stop-reverse]', async () => {
     const gate = deferred();
+    const order: string[] = [];
     const slow = recordingExecutor('reply', async () => {
       await gate.promise;
+      order.push('task finished');
       return { success: true };
     });
     let url = '';
@@ -1630,6 +1632,7 @@ describe('Runtime stop', () => {
       executors: [slow],
       triggers: [askRoute()],
       shutdown: async () => {
+        order.push('plugin shutdown');
         serverAnsweredAtShutdown = await fetch(url).then(
           () => true,
           () => false,
@@ -1658,6 +1661,8 @@ describe('Runtime stop', () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ status: 'completed' });
     await stopped;
+    // The plugin shut down once the queued task had finished and the server was closed.
+    expect(order).toEqual(['task finished', 'plugin shutdown']);
     expect(serverAnsweredAtShutdown).toBe(false);
   });
 
