@@ -199,7 +199,7 @@ describe('Runtime start', () => {
     expect(await response.json()).toEqual({ status: 'completed', chain: ['trigger', 'result'] });
   });
 
-  it('runs start triggers after every plugin has initialised and the HTTP server listens [claim:trig-start-order] [claim:wp-start-order] [claim:plugin-triggers-run]', async () => {
+  it('runs start triggers after every plugin has initialised and the HTTP server listens [claim:trig-start-order] [claim:wp-start-order] [claim:plugin-triggers-run] [claim:plugin-init-order]', async () => {
     const events: string[] = [];
     const first = new TestPlugin('first', {
       events,
