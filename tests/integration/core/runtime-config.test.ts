@@ -57,6 +57,12 @@ describe('Runtime.init configuration checks', () => {
     expect(runtime.prompts.has('core/pipeline-generation')).toBe(true);
   });
 
+  it("gives the runtime's scheduler 4 workers unless scheduler.concurrency says otherwise [claim:philo-parallel]", async () => {
+    expect((await Runtime.init(base())).scheduler.concurrency).toBe(4);
+    const two = await Runtime.init(base({ options: { scheduler: { concurrency: 2 } } }));
+    expect(two.scheduler.concurrency).toBe(2);
+  });
+
   it('rejects a configuration that is not an object', async () => {
     expect(await initError(null as unknown as RuntimeConfig)).toContain(
       'the configuration must be an object',
