@@ -171,6 +171,22 @@ describe('the executors run (docs/building-plugins/executors.md, docs/concepts/h
       { action: 'find-slot', success: true, text: 'Free at 10:30 on 2025-03-04' },
       { action: 'book', success: true },
     ]);
+    // Each model call carries the prompt the model was sent and the answer it gave.
+    const start = await executors.initialInput('example');
+    expect(events.filter((e) => e.kind === 'model-call')).toMatchObject([
+      {
+        prompt: expect.stringContaining('Message: Book 60 minutes with Grace') as unknown,
+        answer: start.answers.plan,
+      },
+      {
+        prompt: expect.stringContaining('Which day, for how long') as unknown,
+        answer: start.answers.slot,
+      },
+      {
+        prompt: expect.stringContaining('- result from calendar/find-slot: {"date"') as unknown,
+        answer: start.answers.review,
+      },
+    ]);
     expect(events.at(-1)).toMatchObject({
       status: 'completed',
       reply: 'Booked "Release planning" on 2025-03-04 at 10:30',

@@ -218,6 +218,33 @@ describe('task deadline', () => {
     );
   });
 
+  it('adds no item for a step cut short by the timeout when its executor returns later [claim:exec-chain-cut-step]', async () => {
+    let returned = false;
+    // Ignores its signal and answers 200 ms after the task's 100 ms deadline.
+    const late = recordingExecutor('late', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      returned = true;
+      return { success: true, message: 'too late' };
+    });
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('tools', { executors: [recordingExecutor('reply'), late] })],
+      responses: planner(['tools', 'reply'], ['tools', 'late']),
+      options: { taskTimeoutMs: 100, pipelineReview: 'never' },
+    });
+    const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 'a' });
+    expect(returned).toBe(false);
+    await waitFor(() => returned);
+    // Let the runner see the late answer: it must leave the finished task as it was.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(task.chain.map((item) => `${item.type}:${item.pluginId}/${item.action}`)).toEqual([
+      'trigger:tools/message',
+      'result:tools/reply',
+      'error:core/timeout',
+    ]);
+    expect(task.chain.at(-1)?.error).toContain('during step 2 (tools.late)');
+    expect(task.steps.map((step) => step.action)).toEqual(['reply']);
+  });
+
   it('runs none of the later steps of a task whose dependency hangs, of its own plugin or another, and ends it failed at taskTimeoutMs [claim:philo-hung-dependency]', async () => {
     const save = recordingExecutor('save');
     const { runtime } = await startedRuntime({

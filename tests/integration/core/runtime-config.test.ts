@@ -57,6 +57,12 @@ describe('Runtime.init configuration checks', () => {
     expect(runtime.prompts.has('core/pipeline-generation')).toBe(true);
   });
 
+  it("gives the runtime's scheduler 4 workers unless scheduler.concurrency says otherwise [claim:philo-parallel]", async () => {
+    expect((await Runtime.init(base())).scheduler.concurrency).toBe(4);
+    const two = await Runtime.init(base({ options: { scheduler: { concurrency: 2 } } }));
+    expect(two.scheduler.concurrency).toBe(2);
+  });
+
   it('rejects a configuration that is not an object', async () => {
     expect(await initError(null as unknown as RuntimeConfig)).toContain(
       'the configuration must be an object',
@@ -140,6 +146,14 @@ describe('Runtime.init configuration checks', () => {
   it('names an invalid plugin id [claim:plugin-id-rule]', async () => {
     const message = await initError(base({ plugins: [new TestPlugin('Bad Id')] }));
     expect(message).toContain('plugin "Bad Id": id must be lower-case letters, digits and dashes');
+    // A digit or a dash may follow the first letter, but not start the id; nothing else may appear.
+    for (const id of ['1notes', '-notes', 'notes_2', 'Notes']) {
+      expect(await initError(base({ plugins: [new TestPlugin(id)] }))).toContain(
+        `plugin "${id}": id must be lower-case letters, digits and dashes, starting with a letter`,
+      );
+    }
+    const kept = await Runtime.init(base({ plugins: [new TestPlugin('issue-triage-2')] }));
+    expect(kept.plugins.get('issue-triage-2')).toBeInstanceOf(TestPlugin);
   });
 
   it('names a duplicate executor action [claim:plugin-executor-rules] [claim:exec-action-unique]', async () => {

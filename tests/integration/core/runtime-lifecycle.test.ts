@@ -199,7 +199,7 @@ describe('Runtime start', () => {
     expect(await response.json()).toEqual({ status: 'completed', chain: ['trigger', 'result'] });
   });
 
-  it('runs start triggers after every plugin has initialised and the HTTP server listens [claim:trig-start-order] [claim:wp-start-order] [claim:plugin-triggers-run]', async () => {
+  it('runs start triggers after every plugin has initialised and the HTTP server listens [claim:trig-start-order] [claim:wp-start-order] [claim:plugin-triggers-run] [claim:plugin-init-order]', async () => {
     const events: string[] = [];
     const first = new TestPlugin('first', {
       events,
@@ -991,6 +991,36 @@ describe('Runtime start', () => {
     expect(runtime.status).toBe('stopped');
   });
 
+  it("fails with the stop's error, quoting the plugin's, when a plugin's init throws after stop() was called [claim:plugin-init-fails]", async () => {
+    const events: string[] = [];
+    const initStarted = deferred();
+    const failInit = deferred();
+    const runtime = await loggingRuntime(events, {
+      plugins: [
+        new TestPlugin('slow', {
+          events,
+          init: async () => {
+            initStarted.resolve();
+            await failInit.promise;
+            throw new Error('no credentials');
+          },
+        }),
+      ],
+    });
+    const starting = runtime.start();
+    await initStarted.promise;
+    const stopping = runtime.stop();
+    failInit.resolve();
+    const error = await errorOf(starting);
+    await stopping;
+    expect((error as { code?: string }).code).toBe('WEFT_RUNTIME_STOPPED');
+    expect(error.message).toBe(
+      'Runtime.start: stop() was called while the runtime was starting; start was abandoned (meanwhile: Runtime.start: plugin "slow" failed to initialise: no credentials [WEFT_START_FAILED]) [WEFT_RUNTIME_STOPPED]',
+    );
+    expect(events).not.toContain('shutdown plugin slow');
+    expect(runtime.status).toBe('stopped');
+  });
+
   it('cannot be started again after it stopped [claim:tsdoc-runtime-start-stopped]', async () => {
     const { runtime } = await makeRuntime();
     await runtime.start();
@@ -1588,10 +1618,12 @@ describe('Runtime stop', () => {
     expect((await running).status).toBe('completed');
   });
 
-  it('keeps the HTTP server open while the queue drains, answering a new dispatch 503 WEFT_SHUTTING_DOWN, and closes it before plugins shut down [claim:trig-shutdown-close] [claim:prod-shutdown-order] [claim:task-stop-reverse-order] [claim:trig-shutdown-routes-503] [claim:wp-stop-reverse]', async () => {
+  it('keeps the HTTP server open while the queue drains, answering a new dispatch 503 WEFT_SHUTTING_DOWN, and closes it before plugins shut down [claim:plugin-shutdown] [claim:trig-shutdown-close] [claim:prod-shutdown-order] [claim:task-stop-reverse-order] [claim:trig-shutdown-routes-503] [claim:wp-stop-reverse]', async () => {
     const gate = deferred();
+    const order: string[] = [];
     const slow = recordingExecutor('reply', async () => {
       await gate.promise;
+      order.push('task finished');
       return { success: true };
     });
     let url = '';
@@ -1600,6 +1632,7 @@ describe('Runtime stop', () => {
       executors: [slow],
       triggers: [askRoute()],
       shutdown: async () => {
+        order.push('plugin shutdown');
         serverAnsweredAtShutdown = await fetch(url).then(
           () => true,
           () => false,
@@ -1628,6 +1661,8 @@ describe('Runtime stop', () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ status: 'completed' });
     await stopped;
+    // The plugin shut down once the queued task had finished and the server was closed.
+    expect(order).toEqual(['task finished', 'plugin shutdown']);
     expect(serverAnsweredAtShutdown).toBe(false);
   });
 
