@@ -110,7 +110,7 @@ describe('loading liquidjs before registering', () => {
     const { core, engine } = await freshModules();
     const prompts = new core.PromptRegistry();
     // No .liquid file: nothing to compile, and liquidjs stays unloaded.
-    const empty = await templateDirectory({ 'README.md': 'Templates of the digest plugin.' });
+    const empty = await templateDirectory({ 'notes.txt': 'Templates of the digest plugin.' });
     expect(await prompts.loadDirectory('digest', empty)).toEqual([]);
     expect(engine.loadedLiquid()).toBeUndefined();
 
