@@ -80,6 +80,12 @@ describe('PromptRegistry', () => {
     );
     prompts.register('notes', 'v2.summary_short', 'a');
     expect(prompts.has('notes/v2.summary_short')).toBe(true);
+    // Upper-case ASCII letters are letters too; other ASCII punctuation is refused like '/'.
+    prompts.register('Notes', 'V2.Summary', 'a');
+    expect(prompts.has('Notes/V2.Summary')).toBe(true);
+    for (const name of ['a:b', 'a+b', 'a~b', 'a@b']) {
+      expect(() => prompts.register('notes', name, 'a')).toThrow(`invalid template name "${name}"`);
+    }
   });
 
   it('looks templates up by their full name only: a bare name is not found, and the message lists the full names [claim:errors-template-not-found-names]', async () => {

@@ -15,12 +15,12 @@ describe('runtime options', () => {
     expect(optionsSchema.parse({ taskTimeoutMs: 30_000 }).taskTimeoutMs).toBe(30_000);
   });
 
-  it('let a call wait 30 s for a full bulkhead (bulkhead.maxWaitMs) unless configured [claim:oai-bulkhead-wait-first] [claim:mpo-bulkhead-wait-first]', () => {
+  it('let a call wait 30 s for a full bulkhead (bulkhead.maxWaitMs) unless configured [claim:oai-bulkhead-wait-first] [claim:mpo-bulkhead-wait-first] [claim:mpm-hung-store-others]', () => {
     expect(optionsSchema.parse({}).bulkhead.maxWaitMs).toBe(30_000);
     expect(optionsSchema.parse({ bulkhead: { maxWaitMs: 500 } }).bulkhead.maxWaitMs).toBe(500);
   });
 
-  it('give start() 60 s (startTimeoutMs) unless configured [claim:task-start-deadline] [claim:prod-start-timeout] [claim:errors-start-failed-deadline] [claim:trig-start-timeout]', () => {
+  it('give start() 60 s (startTimeoutMs) unless configured [claim:task-start-deadline] [claim:prod-start-timeout] [claim:errors-start-failed-deadline] [claim:trig-start-timeout] [claim:mpm-stop-grace]', () => {
     expect(optionsSchema.parse({}).startTimeoutMs).toBe(60_000);
     expect(optionsSchema.parse({ startTimeoutMs: 200 }).startTimeoutMs).toBe(200);
   });

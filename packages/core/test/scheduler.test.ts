@@ -25,7 +25,7 @@ function probe() {
 }
 
 describe('Scheduler', () => {
-  it('runs tasks of one space one at a time, in arrival order [claim:philo-spaces] [claim:trig-space-order] [claim:task-lanes-per-space] [claim:gs-what-happened-queue] [claim:scaling-one-process] [claim:core-readme-steps-in-order] [claim:tut-conversations-apart] [claim:wp-lanes] [claim:wp-goal-order] [claim:index-scheduler-lanes] [claim:cu-scheduler-row]', async () => {
+  it('runs tasks of one space one at a time, in arrival order [claim:philo-spaces] [claim:trig-space-order] [claim:task-lanes-per-space] [claim:gs-what-happened-queue] [claim:scaling-one-process] [claim:core-readme-steps-in-order] [claim:tut-conversations-apart] [claim:wp-lanes] [claim:wp-goal-order] [claim:index-scheduler-lanes] [claim:cu-scheduler-row] [claim:sp-scheduler]', async () => {
     const scheduler = new Scheduler({ concurrency: 4 });
     scheduler.start();
     const { state, task, release } = probe();
@@ -36,7 +36,7 @@ describe('Scheduler', () => {
     expect(state.order).toEqual(['start a', 'end a', 'start b', 'end b', 'start c', 'end c']);
   });
 
-  it('runs different spaces in parallel up to the concurrency limit [claim:philo-parallel] [claim:trig-space-order] [claim:task-lanes-per-space] [claim:gs-what-happened-queue] [claim:prod-concurrency] [claim:wp-lanes] [claim:wp-parallel] [claim:wp-goal-order] [claim:index-scheduler-lanes] [claim:cu-scheduler-row]', async () => {
+  it('runs different spaces in parallel up to the concurrency limit [claim:philo-parallel] [claim:trig-space-order] [claim:task-lanes-per-space] [claim:gs-what-happened-queue] [claim:prod-concurrency] [claim:wp-lanes] [claim:wp-parallel] [claim:wp-goal-order] [claim:index-scheduler-lanes] [claim:cu-scheduler-row] [claim:sp-scheduler]', async () => {
     const scheduler = new Scheduler({ concurrency: 2 });
     scheduler.start();
     const { state, task, release, started } = probe();

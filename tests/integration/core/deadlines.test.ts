@@ -1012,7 +1012,7 @@ describe('stop() with tasks that ignore their signal', () => {
     }
   });
 
-  it('gives all hung shutdowns one grace together, not one each, and still asks every one [claim:task-stop-bounded] [claim:obs-shutdown-shared-grace] [claim:prod-abandon-after-grace] [claim:tsdoc-runtime-stop-bounded] [claim:plugin-shutdown-grace]', async () => {
+  it('gives all hung shutdowns one grace together, not one each, and still asks every one [claim:task-stop-bounded] [claim:obs-shutdown-shared-grace] [claim:prod-abandon-after-grace] [claim:tsdoc-runtime-stop-bounded] [claim:plugin-shutdown-grace] [claim:mpm-stop-grace]', async () => {
     const { logger, lines } = capturingLogger();
     const asked: string[] = [];
     const stuck = (id: string) =>

@@ -4,8 +4,11 @@
  * evaluation. The mock below only records when the module is first imported and hands on the
  * real one; nothing else in this file imports liquidjs.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineTemplate, WeftError } from '@weft/core';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { echoPlugin, errorOf, startedRuntime, makeRuntime } from './fixtures.js';
 
 const liquid = vi.hoisted(() => ({ imports: 0 }));
@@ -58,5 +61,67 @@ describe('loading liquidjs', () => {
     expect(WeftError.is(error)).toBe(true);
     expect(error.code).toBe('WEFT_INVALID_CONFIG');
     expect(error.message).toContain('template "echo/verse" does not parse');
+  });
+});
+
+/**
+ * The engine is made once per set of modules, and the test above, or a file run before this one
+ * in the same worker, may have made it already. These tests load the core again, so that liquidjs
+ * is not loaded when they begin and only the call under test can load it.
+ */
+describe('loading liquidjs before registering', () => {
+  const directories: string[] = [];
+  afterEach(async () => {
+    await Promise.all(directories.splice(0).map((path) => rm(path, { recursive: true })));
+  });
+
+  /** Fresh copies of the fixtures, the core they use and its liquid engine, liquidjs unloaded. */
+  async function freshModules() {
+    vi.resetModules();
+    const fixtures = await import('./fixtures.js');
+    const core = await import('@weft/core');
+    const engine = await import('../../../packages/core/src/prompts/liquid-engine.js');
+    expect(engine.loadedLiquid()).toBeUndefined();
+    return { fixtures, core, engine };
+  }
+
+  async function templateDirectory(files: Record<string, string>): Promise<string> {
+    const directory = await mkdtemp(join(tmpdir(), 'weft-liquid-loading-'));
+    directories.push(directory);
+    for (const [name, source] of Object.entries(files)) {
+      await writeFile(join(directory, name), source);
+    }
+    return directory;
+  }
+
+  it('happens in Runtime.init, so a plugin template that does not parse fails it [claim:liq-engine-loaded-first]', async () => {
+    const { fixtures, engine } = await freshModules();
+    const error = await errorOf(
+      fixtures.makeRuntime({
+        plugins: [fixtures.echoPlugin({ templates: { verse: 'Roses {% for %}' } })],
+      }),
+    );
+    expect(error.code).toBe('WEFT_INVALID_CONFIG');
+    expect(error.message).toContain('template "echo/verse" does not parse');
+    expect(engine.loadedLiquid()).toBeDefined();
+  });
+
+  it('happens in loadDirectory when the directory holds a .liquid file, so one that does not parse rejects it [claim:liq-engine-loaded-first]', async () => {
+    const { core, engine } = await freshModules();
+    const prompts = new core.PromptRegistry();
+    // No .liquid file: nothing to compile, and liquidjs stays unloaded.
+    const empty = await templateDirectory({ 'notes.txt': 'Templates of the digest plugin.' });
+    expect(await prompts.loadDirectory('digest', empty)).toEqual([]);
+    expect(engine.loadedLiquid()).toBeUndefined();
+
+    const broken = await templateDirectory({
+      'daily.liquid': 'Digest for {{ reader }}',
+      'weekly.liquid': 'Digest {% if %}',
+    });
+    const error = await errorOf(prompts.loadDirectory('digest', broken));
+    expect(error.code).toBe('WEFT_TEMPLATE_INVALID');
+    expect(error.message).toContain('template "digest/weekly" does not parse');
+    expect(prompts.list()).toEqual([]);
+    expect(engine.loadedLiquid()).toBeDefined();
   });
 });
