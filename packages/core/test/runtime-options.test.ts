@@ -25,6 +25,27 @@ describe('runtime options', () => {
     expect(optionsSchema.parse({ startTimeoutMs: 200 }).startTimeoutMs).toBe(200);
   });
 
+  it('default to the figures the production guide gives [claim:prod-task-timeout] [claim:prod-drain-timeout] [claim:prod-health-on-start] [claim:prod-bulkhead-wait] [claim:prod-body-limit] [claim:prod-headers-timeout-from-first-byte] [claim:prod-slow-clients] [claim:prod-max-connections] [claim:prod-max-connections-per-client]', () => {
+    const defaults = optionsSchema.parse({});
+    expect(defaults).toMatchObject({
+      taskTimeoutMs: 120_000,
+      shutdown: 'drain',
+      shutdownTimeoutMs: 30_000,
+      healthCheckTimeoutMs: 10_000,
+      bulkhead: { maxWaitMs: 30_000 },
+      server: {
+        bodyLimit: '1mb',
+        headersTimeout: 10_000,
+        requestTimeout: 30_000,
+        maxJsonDepth: 64,
+        maxConnections: 1_000,
+        stopGraceMs: 1_000,
+      },
+    });
+    // Off unless set: behind a reverse proxy every client has the proxy's address.
+    expect(defaults.server.maxConnectionsPerClient).toBeUndefined();
+  });
+
   it('default to the figures "How a task runs" gives [claim:task-timeout-default] [claim:task-planner-memory-limits] [claim:task-cancel-rejects-waiting] [claim:task-cost-retries] [claim:task-max-steps] [claim:task-review-policy-always] [claim:sp-limits] [claim:index-planner-history] [claim:task-stop-bounded] [claim:trig-503] [claim:trig-shutdown]', () => {
     expect(optionsSchema.parse({})).toMatchObject({
       taskTimeoutMs: 120_000,

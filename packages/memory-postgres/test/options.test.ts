@@ -114,6 +114,14 @@ describe('PostgresMemoryProvider options', () => {
     },
   );
 
+  it('retries for 10 s (pool.reconnectTimeoutMs) unless configured [claim:prod-outage-memory-postgres]', () => {
+    expect(resolveOptions({ connectionString: URL }).pool.reconnectTimeoutMs).toBe(10_000);
+    expect(
+      resolveOptions({ connectionString: URL, pool: { reconnectTimeoutMs: 2_500 } }).pool
+        .reconnectTimeoutMs,
+    ).toBe(2_500);
+  });
+
   it('takes 0 for reconnectTimeoutMs alone, and 2,147,483,647 ms for a timeout [claim:errors-postgres-invalid-options]', () => {
     expect(
       resolveOptions({ connectionString: URL, pool: { reconnectTimeoutMs: 0 } }).pool

@@ -91,6 +91,15 @@ describe('OpenAIModelProvider', () => {
       });
     });
 
+    it('asks for the whole answer at once, never a stream, and returns its whole text [claim:trouble-client-waits-task]', async () => {
+      server.enqueue(completion('The whole reply, in one piece.', null));
+      const output = await generate(provider());
+      expect(output).toEqual({ text: 'The whole reply, in one piece.' });
+      const [request] = server.requests;
+      // `stream: true` would make the server send the reply in parts, as server-sent events.
+      expect((request?.json as { stream?: unknown }).stream ?? false).toBe(false);
+    });
+
     it('sends no Authorization header without a key, and omits unset fields [claim:mpo-default-temperature] [claim:mpo-apikey-function] [claim:oai-apikey] [claim:oai-empty-key]', async () => {
       server.enqueue(completion('ok', null));
       const output = await generate(provider());

@@ -449,7 +449,7 @@ describe('ChatPlugin: limits', () => {
     expect((await answers.next(1)).map((answer) => answer.status)).toEqual([200]);
   });
 
-  it('has the documented defaults [claim:httpchat-per-user] [claim:httpchat-options-same] [claim:httpchat-per-connection] [claim:wsdoc-same-options] [claim:chat-option-defaults] [claim:wsreadme-same-options] [claim:chat-readme-ws-options] [claim:tsdoc-chat-trust-default-value] [claim:tsdoc-chat-room-history-default] [claim:tsdoc-chat-auth-timeout-default] [claim:tsdoc-chat-per-user-default] [claim:prod-chat-same-options] [claim:httpchat-option-defaults]', async () => {
+  it('has the documented defaults [claim:httpchat-per-user] [claim:httpchat-options-same] [claim:httpchat-per-connection] [claim:wsdoc-same-options] [claim:chat-option-defaults] [claim:wsreadme-same-options] [claim:chat-readme-ws-options] [claim:tsdoc-chat-trust-default-value] [claim:tsdoc-chat-room-history-default] [claim:tsdoc-chat-auth-timeout-default] [claim:tsdoc-chat-per-user-default] [claim:prod-chat-same-options] [claim:httpchat-option-defaults] [claim:prod-chat-caps]', async () => {
     const { access, maxInFlight, path } = new ChatPlugin();
     expect(path).toBe('/chat');
     expect(maxInFlight).toBe(4);

@@ -615,9 +615,15 @@ describe('ChatPlugin', () => {
     });
     await runtime.start();
     const started = performance.now();
-    const { status, json } = await post(runtime, { room: '1', user: 'ada', message: 'Hi' });
+    const { status, json, contentType } = await post(runtime, {
+      room: '1',
+      user: 'ada',
+      message: 'Hi',
+    });
     expect(performance.now() - started).toBeGreaterThanOrEqual(1_100);
     expect(status).toBe(200);
+    // One JSON body, not a stream of parts.
+    expect(contentType).toMatch(/^application\/json\b/);
     expect(json).toMatchObject({ status: 'completed', reply: 'Late but whole.' });
   });
 
