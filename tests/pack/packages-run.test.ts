@@ -86,13 +86,14 @@ await first.stop();
 await mcp.close();
 
 const chat = new WebSocketPlugin({ port: 0, trustClientUser: true });
+const postgresMemory = new PostgresMemoryProvider({ connectionString: databaseUrl });
 const second = await Runtime.init({
   models: [
     new ScriptedModelProvider({
       responses: [{ steps: [{ pluginId: 'websocket', action: 'reply' }] }, 'Hello from the tarballs'],
     }),
   ],
-  memory: new PostgresMemoryProvider({ connectionString: databaseUrl }),
+  memory: postgresMemory,
   coordinator: new PostgresSpaceCoordinator({ connectionString: databaseUrl }),
   plugins: [chat],
 });
@@ -112,6 +113,15 @@ const reply = await new Promise((resolve, reject) => {
     resolve(frame);
   });
 });
+// The reply can leave before the chain is stored: wait for it, a few seconds at most. A store
+// that fails does not fail the task, so only a query shows the memories are there.
+let postgresKinds = [];
+for (let attempt = 0; attempt < 50 && postgresKinds.length < 2; attempt += 1) {
+  if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+  postgresKinds = (await postgresMemory.query({ spacePrefix: 'chat-room-lobby' }))
+    .map((memory) => memory.kind)
+    .sort();
+}
 await second.stop();
 
 console.log(
@@ -119,6 +129,7 @@ console.log(
     node: process.versions.node,
     tool: { status: tool.status, content: tool.chain[1]?.data?.content, recorded: tool.recorded },
     stored: stored.length,
+    postgresKinds,
     reply: { type: reply.type, status: reply.status, reply: reply.reply },
   }),
 );
@@ -128,6 +139,7 @@ interface CheckResult {
   node: string;
   tool: { status: string; content: unknown; recorded: { trigger: boolean; chain: boolean } };
   stored: number;
+  postgresKinds: string[];
   reply: { type: string; status: string; reply: string };
 }
 
@@ -184,7 +196,7 @@ describe('the packed memory, coordinator and plugin packages, installed in a fre
   });
 
   it(
-    'store memories in SQLite and PostgreSQL, coordinate through PostgreSQL, call an MCP tool and answer a websocket client',
+    'store memories in SQLite and PostgreSQL, coordinate through PostgreSQL, call an MCP tool and answer a websocket client [claim:install-node-tested-packages]',
     async () => {
       const { stdout } = await run(
         process.execPath,
@@ -209,6 +221,8 @@ describe('the packed memory, coordinator and plugin packages, installed in a fre
         status: 'completed',
         reply: 'Hello from the tarballs',
       });
+      // The websocket task's two memories, in PostgreSQL: a failed store would not fail the task.
+      expect(result.postgresKinds).toEqual(['chain', 'trigger']);
     },
     RUN_TIMEOUT_MS,
   );

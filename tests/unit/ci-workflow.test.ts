@@ -162,6 +162,24 @@ describe('the Node version', () => {
     }
   });
 
+  it('is what the installation page and the create-weft README give as the minimum of each major [claim:install-node-version] [claim:install-node-engines] [claim:create-weft-readme-node]', () => {
+    const lowest = SUPPORTED_NODE_RANGE.split('||').map((part) => part.trim().replace(/^\^/, ''));
+    const installation = read('docs/installation.md');
+    expect(installation).toContain(`\`${SUPPORTED_NODE_RANGE}\``);
+    for (const file of ['docs/installation.md', 'packages/create-weft/README.md']) {
+      // "22 (22.12 or later)", "20.19 or later": each is where a major of the range starts.
+      // Smaller numbers are package managers' versions (pnpm 10.5), not Node.js's.
+      const minimums = [...read(file).matchAll(/\b(\d+)\.(\d+) or later/g)]
+        .filter(([, major]) => Number(major) >= 18)
+        .map(([, major, minor]) => `${major}.${minor}.0`);
+      expect(minimums.length, file).toBeGreaterThanOrEqual(2);
+      expect(
+        minimums.filter((version) => !lowest.includes(version)),
+        file,
+      ).toEqual([]);
+    }
+  });
+
   it('admits only the majors the tests run on: .nvmrc, and those test:node-versions adds [claim:install-node-version] [claim:install-node-tested] [claim:cg-engines-tested-majors]', () => {
     const tested = [Number(nvmrc.split('.')[0]), ...EXTRA_TESTED_NODE_MAJORS];
     expect(majorsOfRange(SUPPORTED_NODE_RANGE)).toEqual(tested);

@@ -334,7 +334,7 @@ describe('a coordinator whose release never settles', () => {
 });
 
 describe('the deadlines beside @weft/coordinator-postgres', () => {
-  it('come after the longest its admit and acquire take with its defaults, so its own errors answer first [claim:scaling-coordinator-deadlines-after-own] [claim:cfg-coordinator-timeout-after-own] [claim:cfg-coordinator-acquire-timeout-after-own] [claim:task-coordinator-acquire-timeout] [claim:task-dispatch-coordinator-timeout] [claim:scaling-coordinator-deadline-values] [claim:coord-readme-runtime-deadline-values]', () => {
+  it('come after the longest its admit and acquire take with its defaults, so its own errors answer first [claim:scaling-coordinator-deadlines-after-own] [claim:cfg-coordinator-timeout-after-own] [claim:cfg-coordinator-acquire-timeout-after-own] [claim:task-coordinator-acquire-timeout] [claim:task-dispatch-coordinator-timeout] [claim:scaling-coordinator-deadline-values] [claim:coord-readme-runtime-deadline-values] [claim:index-dispatch-coordinator-timeout]', () => {
     const core = optionsSchema.parse({});
     const postgres = resolveCoordinator({
       connectionString: 'postgres://weft@localhost:5432/weft',

@@ -972,7 +972,7 @@ describe('task memories', () => {
     return { task, reply, lines, model };
   }
 
-  it('does not lose the task when the memory store throws, and logs each record it could not store [claim:task-dispatch-never-rejects-inside] [claim:sp-store-failure] [claim:prod-outage-memory-write] [claim:mpm-failed-write] [claim:sp-failing-store-answers]', async () => {
+  it('does not lose the task when the memory store throws, and logs each record it could not store [claim:task-dispatch-never-rejects-inside] [claim:sp-store-failure] [claim:prod-outage-memory-write] [claim:mpm-failed-write] [claim:sp-failing-store-answers] [claim:index-memory-store-fails]', async () => {
     class BrokenStore extends InMemoryMemoryProvider {
       override async store(): Promise<never> {
         throw new Error('database is locked');
