@@ -39,11 +39,13 @@ function hintFor(error: Error): string {
   }
   if (
     WeftError.is(error.cause, 'WEFT_SQLITE_OPEN_FAILED') ||
-    WeftError.is(error.cause, 'WEFT_SQLITE_MIGRATION_FAILED')
+    WeftError.is(error.cause, 'WEFT_SQLITE_MIGRATION_FAILED') ||
+    WeftError.is(error.cause, 'WEFT_SQLITE_SCHEMA_TOO_NEW')
   ) {
-    // A missing folder and a file that is no database of this agent both end here: one that is
-    // no SQLite file cannot be opened, and a SQLite file of another program (one with a table of
-    // the same name) cannot take this agent's schema.
+    // A missing folder and a file that is no database of this agent all end here: one that is
+    // no SQLite file cannot be opened, a SQLite file of another program with a table of the same
+    // name cannot take this agent's schema, and one whose own schema version is above this
+    // agent's (many programs set one) reads as written by a newer @weft/memory-sqlite.
     return ' Set CHAT_DB to a database file of this agent, or to a new file in a folder that exists.';
   }
   return '';

@@ -7,7 +7,7 @@
  * stand-in model server in place of Ollama (CHAT_BASE_URL) and of OpenAI (the exported address),
  * a free port in place of 8787 (CHAT_PORT) and the database in a temporary folder (CHAT_DB), so
  * nothing is left in the clone. Last, the same start where it cannot start (its port held, a
- * CHAT_PORT that is no port, a CHAT_DB in a missing folder, no database or another program's)
+ * CHAT_PORT that is no port, a CHAT_DB in a missing folder, no database or another program's, versioned or not)
  * says why in one line on stderr.
  */
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
@@ -273,6 +273,27 @@ describe.skipIf(process.platform === 'win32')(
       expect(foreignFile).toHaveLength(1);
       expect(foreignFile[0]).toContain('[WEFT_SQLITE_MIGRATION_FAILED]');
       expect(foreignFile[0]).toMatch(
+        /\[WEFT_START_FAILED\] Set CHAT_DB to a database file of this agent, or to a new file in a folder that exists\.$/,
+      );
+
+      // A SQLite file of another program that set its own schema version, as many do: read as
+      // one a newer @weft/memory-sqlite wrote, and pointed to CHAT_DB all the same.
+      const versioned = path.join(directory, 'versioned-program.db');
+      const program = new Database(versioned);
+      program.pragma('user_version = 7');
+      program.exec('CREATE TABLE settings (name TEXT)');
+      program.close();
+      const versionedFile = await failedStart(
+        start as string,
+        cleanEnv({
+          CHAT_BASE_URL: model.baseUrl,
+          CHAT_PORT: '0',
+          CHAT_DB: versioned,
+        }),
+      );
+      expect(versionedFile).toHaveLength(1);
+      expect(versionedFile[0]).toContain('[WEFT_SQLITE_SCHEMA_TOO_NEW]');
+      expect(versionedFile[0]).toMatch(
         /\[WEFT_START_FAILED\] Set CHAT_DB to a database file of this agent, or to a new file in a folder that exists\.$/,
       );
     }, 120_000);

@@ -16,13 +16,17 @@ describe('readChatSettings', () => {
   });
 
   it('takes an empty variable for an unset one, and names CHAT_PORT when it is no port [claim:tut-bad-port] [claim:tut-env-defaults]', () => {
+    // Every variable of the table, each set to an empty value (or white space), gets its default.
     expect(
-      readChatSettings({ CHAT_PORT: '', CHAT_BASE_URL: ' ', CHAT_DB: '' }),
-    ).toMatchObject({
-      port: 8787,
-      baseUrl: 'http://localhost:11434/v1',
-      databasePath: './chat-memory.db',
-    });
+      readChatSettings({
+        CHAT_BASE_URL: ' ',
+        CHAT_API_KEY: '',
+        CHAT_PLANNER_MODEL: '',
+        CHAT_WRITER_MODEL: '',
+        CHAT_DB: '',
+        CHAT_PORT: '',
+      }),
+    ).toEqual(readChatSettings({}));
     expect(readChatSettings({ CHAT_PORT: '0' }).port).toBe(0);
     for (const bad of ['eighty', '-1', '1.5', '65536']) {
       expect(() => readChatSettings({ CHAT_PORT: bad })).toThrow(

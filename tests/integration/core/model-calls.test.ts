@@ -85,7 +85,7 @@ describe('model calls per task', () => {
     expect(await callsFor(['ok', 'ok', 'fail'], {})).toMatchObject({ plan: 1, review: 3 });
   });
 
-  it("'always' with reviewFinalStep reviews after every step [claim:task-review-policy-always] [claim:task-review-count-always] [claim:prod-review-policies]", async () => {
+  it("'always' with reviewFinalStep reviews after every step [claim:task-review-policy-always] [claim:task-review-count-always] [claim:prod-review-policies] [claim:tut-default-skips-final-review]", async () => {
     expect(await callsFor(['ok', 'ok', 'ok'], { reviewFinalStep: true })).toMatchObject({
       plan: 1,
       review: 3,
