@@ -184,6 +184,7 @@ export const CORE_ERRORS = {
      * @claim errors-runtime-stopped-during-start
      * @claim errors-runtime-stopped-after-failed-start
      * @claim errors-runtime-stopped-mount
+     * @claim errors-runtime-stopped-held-start
      */
     WEFT_RUNTIME_STOPPED: {
       summary: 'The runtime was stopped (or stopped while starting).',
@@ -194,7 +195,7 @@ export const CORE_ERRORS = {
         'core/src/server/server-manager.ts#ServerManager.mount',
       ],
       cause:
-        '`start()` was called on a runtime that was stopped, including one whose start failed (a failed start stops the runtime), `stop()` was called while the runtime was starting, or a route was mounted on the server once its `start()` had been called: while it starts, while it listens or after it stopped (no request could reach the route). A start abandoned for a `stop()` rejects with this code even when the part it was starting failed meanwhile, such as a start trigger that gave up when its signal aborted; that failure is the `cause`, and its message is included.',
+        '`start()` was called on a runtime that was stopped, including one whose start failed (a failed start stops the runtime), `stop()` was called while the runtime was starting, or a route was mounted on the server once its `start()` had been called: while it starts, while it listens or after it stopped (no request could reach the route). A start abandoned for a `stop()` rejects with this code even when the part it was starting failed meanwhile, such as a start trigger that gave up when its signal aborted; that failure is the `cause`, and its message is included. A start whose part still hangs when `stop()` stops waiting for it (after 2 s) rejects as soon as that stop has shut down what had started, with no `cause`.',
       fix: 'a stopped runtime, or one whose start failed, cannot start again; create a new one with `Runtime.init`. Add middleware and routes before `start()`.',
     },
     /**

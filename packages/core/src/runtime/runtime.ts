@@ -33,6 +33,8 @@ import { arrivalOf, newTask, taskOfArrival, type TriggerEvent } from './arrivals
  * ignores its signal or a shutdown hangs.
  */
 const STOP_GRACE_MS = 2_000;
+/** What a held start is told when stop() has given up waiting for it. */
+const START_GIVEN_UP = Symbol('start given up');
 
 /**
  * The agent: it owns the plugins, model providers and memory, turns trigger events into tasks,
@@ -99,6 +101,15 @@ export class Runtime {
   private startTimedOut: WeftError | undefined;
   /** Set when a start that failed is shutting down what it started: it is no longer held. */
   private startRollingBack = false;
+  /**
+   * Resolved when stop() has stopped waiting for a held start and has shut down what had
+   * started: start() then rejects at once, rather than when the held part ends or at
+   * `startTimeoutMs`, whose timer would keep the process alive after stop() resolved.
+   */
+  private giveUpStart: () => void = () => undefined;
+  private readonly startGivenUp = new Promise<typeof START_GIVEN_UP>((resolve) => {
+    this.giveUpStart = () => resolve(START_GIVEN_UP);
+  });
   private readonly running = new Set<AgentTask>();
   /**
    * Tasks accepted but not queued yet, while the coordinator records them: they count against
@@ -465,7 +476,13 @@ export class Runtime {
   private async startWithinDeadline(): Promise<void> {
     const attempt = this.startOnce();
     const limitMs = this.options.startTimeoutMs;
-    if ((await settleWithin(attempt, limitMs)) !== TIMED_OUT) return;
+    const outcome = await settleWithin(Promise.race([attempt, this.startGivenUp]), limitMs);
+    if (outcome === START_GIVEN_UP) {
+      // How the held part ends is logged by startOnce, which shuts down what it started then.
+      attempt.catch(() => undefined);
+      throw abandonedStart(undefined);
+    }
+    if (outcome !== TIMED_OUT) return;
     if (this.startRollingBack) return attempt;
     const timedOut = new WeftError(
       'WEFT_START_FAILED',
@@ -676,6 +693,7 @@ export class Runtime {
           'start did not end after stop; stopping what has started',
         );
         await this.teardown('cancel');
+        this.giveUpStart();
         return;
       }
     }
