@@ -312,7 +312,7 @@ describe('Runtime start', () => {
     await stopping;
   });
 
-  it('stops what has started 2 s after a stop() that a hung start trigger holds, and the rest when it returns [claim:task-stop-hung-start] [claim:trig-start-blocks-stop] [claim:obs-start-held-at-stop] [claim:obs-rollback-on-stop] [claim:tsdoc-runtime-stop-bounded]', async () => {
+  it('stops what has started 2 s after a stop() that a hung start trigger holds, and the rest when it returns [claim:task-stop-hung-start] [claim:task-stop-hung-start-settles] [claim:trig-start-blocks-stop] [claim:obs-start-held-at-stop] [claim:obs-rollback-on-stop] [claim:tsdoc-runtime-stop-bounded]', async () => {
     // Its start ignores the signal, as a hung setup does.
     const { trigger, entered, release } = heldStartTrigger('never-returns');
     const events: string[] = [];
@@ -354,7 +354,36 @@ describe('Runtime start', () => {
     expect(lines.filter((line) => line.msg === 'runtime stopped')).toHaveLength(2);
   });
 
-  it('shuts a plugin whose init returns after stop() stopped waiting down when it returns, after the providers and after stop() resolved [claim:plugin-shutdown-late-init]', async () => {
+  it('leaves start() pending after stop() gave up on an init that never returns, until startTimeoutMs, then rejects it with WEFT_RUNTIME_STOPPED [claim:task-stop-hung-start-settles]', async () => {
+    const { entered, hold } = heldWait();
+    const events: string[] = [];
+    const runtime = await loggingRuntime(events, {
+      plugins: [
+        new TestPlugin('first', { events }),
+        new TestPlugin('hung', { events, init: hold }),
+      ],
+      options: { startTimeoutMs: 3_000 },
+    });
+    const began = performance.now();
+    let settledAt: number | undefined;
+    const started = errorOf(runtime.start()).then((error) => {
+      settledAt = performance.now() - began;
+      return error;
+    });
+    await entered.promise;
+    await runtime.stop();
+    // stop() stopped waiting after 2 s and shut down what had started; start() has not settled.
+    expect(events.at(-1)).toBe('shutdown memory');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(settledAt).toBeUndefined();
+    const error = await started;
+    expect(error.code).toBe('WEFT_RUNTIME_STOPPED');
+    expect(error.message).toContain('startTimeoutMs (3000 ms)');
+    expect(settledAt).toBeGreaterThanOrEqual(2_950);
+    expect(events).not.toContain('shutdown plugin hung');
+  });
+
+  it('shuts a plugin whose init returns after stop() stopped waiting down when it returns, after the providers and after stop() resolved [claim:plugin-shutdown-late-init] [claim:task-stop-hung-start-settles]', async () => {
     const { entered, release, hold } = heldWait();
     const events: string[] = [];
     const runtime = await loggingRuntime(events, {
