@@ -37,13 +37,6 @@ const libraries = packages.filter(({ dir }) => dir.startsWith('libs/'));
 const libraryNames = new Set(libraries.map(({ manifest }) => manifest.name));
 const published = packages.filter(({ dir }) => dir.startsWith('packages/'));
 
-/** The workspace package a module specifier names, if any: `@weft/core/internal` → `@weft/core`. */
-function workspacePackageOf(specifier: string): string | undefined {
-  const parts = specifier.split('/');
-  const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
-  return workspaceNames.has(name) ? name : undefined;
-}
-
 /** The package a bare module specifier names (`@weft/core/internal` → `@weft/core`), or undefined. */
 function packageOf(specifier: string): string | undefined {
   // Relative paths, Node.js's own modules and the package's own `imports` map (#platform).
@@ -75,20 +68,10 @@ function packageImports(dir: string): { file: string; imports: string[] }[] {
 
 /** Each TypeScript file under `dir` (relative to the root) with the workspace packages it imports. */
 function workspaceImports(dir: string): { file: string; imports: string[] }[] {
-  if (!existsSync(path.join(root, dir))) return [];
-  return readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' })
-    .filter(
-      (file) => /\.(ts|mts|tsx)$/.test(file) && !file.split(path.sep).includes('node_modules'),
-    )
-    .map((file) => {
-      const relative = path.posix.join(dir, file.split(path.sep).join('/'));
-      const text = readFileSync(path.join(root, relative), 'utf8');
-      const imports = ts
-        .preProcessFile(text, true, true)
-        .importedFiles.map(({ fileName }) => workspacePackageOf(fileName))
-        .filter((name): name is string => name !== undefined);
-      return { file: relative, imports: [...new Set(imports)].sort() };
-    });
+  return packageImports(dir).map(({ file, imports }) => ({
+    file,
+    imports: imports.filter((name) => workspaceNames.has(name)),
+  }));
 }
 
 const workspaceDeclared = (...lists: (Record<string, string> | undefined)[]): string[] =>
