@@ -43,6 +43,36 @@ describe('unknown option names of the first-party packages', () => {
     );
   });
 
+  it('are named even when the misspelt name is a required option, which is then missing too [claim:cfg-package-unknown-options]', async () => {
+    // `baseURL` is the OpenAI SDK's spelling of `baseUrl`.
+    expect(
+      () => new OpenAIModelProvider({ baseURL: 'https://api.example.com/v1', model: 'm' } as never),
+    ).toThrow(/"baseURL"/);
+    expect(
+      () => new OpenAIModelProvider({ baseUrl: 'https://api.example.com/v1', modle: 'm' } as never),
+    ).toThrow(/"modle"/);
+    await expect(McpPlugin.connect({ id: 'docs', servrs: [] } as never)).rejects.toThrow(
+      /"servrs"/,
+    );
+    await expect(
+      McpPlugin.connect({ id: 'docs', servers: [{ name: 'docs', comand: 'node' }] } as never),
+    ).rejects.toThrow(/"comand"/);
+    await expect(
+      McpPlugin.connect({
+        id: 'docs',
+        servers: [{ name: 'docs', url: 'http://127.0.0.1:1/mcp', tols: ['search'] }],
+      } as never),
+    ).rejects.toThrow(/"tols"/);
+    expect(() => new PostgresMemoryProvider({ connectionstring: DATABASE } as never)).toThrow(
+      /"connectionstring"/,
+    );
+    expect(() => new PostgresSpaceCoordinator({ connectionstring: DATABASE } as never)).toThrow(
+      /"connectionstring"/,
+    );
+    expect(() => new SqliteMemoryProvider({ pth: ':memory:' } as never)).toThrow(/"pth"/);
+    expect(() => new WebSocketPlugin({ prt: 0 } as never)).toThrow(/"prt"/);
+  });
+
   it('are refused, named, by SqliteMemoryProvider, PostgresMemoryProvider, ChatPlugin and WebSocketPlugin with their own codes [claim:cfg-package-unknown-options]', () => {
     const refusals: [() => unknown, string, RegExp][] = [
       [

@@ -101,6 +101,35 @@ describe('ServerManager Origin check', () => {
     expect(runs).toHaveLength(2);
   });
 
+  it('takes an Origin for the server’s own when the Host header writes out its default port, as a proxy may, and only that port [claim:cfg-allowed-origins-own]', async () => {
+    const { server, runs } = await serve();
+    const json = { 'content-type': 'application/json' };
+    const status = async (host: string, origin: string) =>
+      (await send(`${server.url}/echo`, { ...json, host, origin })).status;
+    // The scheme aside, the origin's host and port are the Host header's, written either way.
+    expect(await status('localhost:443', 'https://localhost')).toBe(200);
+    expect(await status('localhost:80', 'http://localhost')).toBe(200);
+    expect(await status('localhost', 'https://localhost')).toBe(200);
+    expect(await status('localhost:8443', 'https://localhost:8443')).toBe(200);
+    expect(runs).toHaveLength(4);
+    // Another port is another origin: http's default is 80, not 443.
+    expect(await status('localhost:443', 'http://localhost')).toBe(403);
+    expect(await status('localhost:8443', 'https://localhost')).toBe(403);
+    expect(await status('localhost', 'https://localhost:8443')).toBe(403);
+    const refused = await send(`${server.url}/echo`, {
+      ...json,
+      host: 'localhost:443',
+      origin: 'http://localhost',
+    });
+    expect(refused.json.error).toMatchObject({ code: 'WEFT_ORIGIN_NOT_ALLOWED' });
+    // So is a browser's request without Origin that comes from another site.
+    for (const site of ['cross-site', 'same-site']) {
+      const noOrigin = await send(`${server.url}/echo`, { ...json, 'sec-fetch-site': site });
+      expect(noOrigin.status).toBe(403);
+    }
+    expect(runs).toHaveLength(4);
+  });
+
   it('refuses Origin null and a cross-site or same-site Sec-Fetch-Site without Origin [claim:prod-origin-none-passes] [claim:trig-403-origin] [claim:trig-allowed-origins] [claim:tsdoc-server-origin-refused] [claim:errors-origin-section]', async () => {
     const { server, runs } = await serve();
     const json = { 'content-type': 'application/json' };

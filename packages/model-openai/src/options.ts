@@ -328,7 +328,11 @@ export function parseOptions(options: OpenAIModelProviderOptions): ResolvedOptio
   }
   const result = optionsSchema.safeParse(options);
   if (!result.success) {
-    const issue = result.error.issues[0];
+    // An unknown name first: a misspelt required option (`baseURL`, the OpenAI SDK's spelling)
+    // would otherwise be reported as missing, without the name that was given.
+    const issue =
+      result.error.issues.find((found) => found.code === 'unrecognized_keys') ??
+      result.error.issues[0];
     if (issue?.code === 'unrecognized_keys') {
       const known = Object.keys(REQUIREMENTS).join(', ');
       throw invalid(

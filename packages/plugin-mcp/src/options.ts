@@ -145,7 +145,22 @@ function serverSchemaFor(server: unknown): z.ZodType {
   if (typeof server === 'object' && server !== null && 'command' in server)
     return StdioServerSchema;
   if (typeof server === 'object' && server !== null && 'url' in server) return HttpServerSchema;
-  return z.never({ error: 'must have either a `command` (stdio) or a `url` (streamable HTTP)' });
+  // A misspelt `command` or `url` is the likely cause: name it.
+  const known = new Set([
+    ...Object.keys(StdioServerSchema.shape),
+    ...Object.keys(HttpServerSchema.shape),
+  ]);
+  const unknown =
+    typeof server === 'object' && server !== null
+      ? Object.keys(server).filter((key) => !known.has(key))
+      : [];
+  const named =
+    unknown.length > 0
+      ? `; it has no option ${unknown.map((key) => JSON.stringify(key)).join(', ')}`
+      : '';
+  return z.never({
+    error: `must have either a \`command\` (stdio) or a \`url\` (streamable HTTP)${named}`,
+  });
 }
 
 /** Whether a value has the four methods of {@link McpLogger}. */
@@ -368,7 +383,12 @@ function checkToolNames(server: McpServerOptions, index: number): void {
 function check(schema: z.ZodType, value: unknown, prefix: readonly PropertyKey[]): void {
   const parsed = schema.safeParse(value);
   if (parsed.success) return;
-  const issue = parsed.error.issues[0];
+  // An unknown name first: a misspelt required option (`servrs`, `comand`) would otherwise be
+  // reported as missing, without the name that was given.
+  const issue =
+    parsed.error.issues.find(
+      (found) => found.code === 'unrecognized_keys' && found.path.length === 0,
+    ) ?? parsed.error.issues[0];
   const path = [...prefix, ...(issue?.path ?? [])];
   if (issue?.code === 'invalid_key') {
     // A record's bad key: zod's own message says only "Invalid key in record", and the path ends

@@ -41,7 +41,7 @@ async function signalled(): Promise<Ended> {
 }
 
 describe('a signalled stop in which everything hangs', () => {
-  it('stops within shutdownTimeoutMs plus 5 s, each phase waiting its own deadline, and ends the process 2 s later [claim:prod-abandon-after-grace] [claim:prod-exit-after-stop]', async () => {
+  it('stops within shutdownTimeoutMs plus 5 s, each phase waiting its own deadline, and ends the process 2 s later [claim:prod-abandon-after-grace] [claim:prod-exit-after-stop] [claim:cfg-signal-exit-code]', async () => {
     const ended = await signalled();
     expect(ended.code).toBe(0);
     const at = (msg: string, component?: string): number => {

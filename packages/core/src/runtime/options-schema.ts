@@ -114,7 +114,7 @@ export const optionsSchema = z
       .boolean()
       .default(false)
       .describe(
-        'Stop the runtime gracefully on `SIGINT` and `SIGTERM`, then end the process, with `process.exitCode` (`0` when unset), or `1` when the stop fails. The listeners are added when `start()` has finished: a signal while it starts ends the process at once, as Node does by default, unless your program listens for it (or Node.js is a container’s first process, PID 1, which Linux does not end for such a signal). Leave it off when your program handles signals itself or has work of its own to finish after the stop.',
+        'Stop the runtime gracefully on `SIGINT` and `SIGTERM`, then end the process, with `process.exitCode` (`0` when unset), or `1` when `stop()` rejects. A plugin or provider whose shutdown throws or does not end in time is logged and does not fail the stop, so it leaves the code as it is. <!-- claim: cfg-signal-exit-code --> The listeners are added when `start()` has finished: a signal while it starts ends the process at once, as Node does by default, unless your program listens for it (or Node.js is a container’s first process, PID 1, which Linux does not end for such a signal). Leave it off when your program handles signals itself or has work of its own to finish after the stop.',
       ),
     shutdown: z
       .enum(['drain', 'cancel'])

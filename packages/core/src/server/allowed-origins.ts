@@ -39,6 +39,21 @@ export function normaliseOrigin(text: string): string | undefined {
   }
 }
 
+/** The port a scheme's URLs have when they name none, which the URL standard leaves out. */
+const DEFAULT_PORTS: Readonly<Record<string, string>> = { 'http:': '80', 'https:': '443' };
+
+/**
+ * Whether a `Host` header (lower case) names a normalised origin's host and port. A browser
+ * leaves a default port out of both, but a proxy may write it out in the `Host` it passes on
+ * (`agent.example.com:443`), which is still the page's own origin.
+ */
+function namesOrigin(host: string, normalised: string): boolean {
+  const url = new URL(normalised);
+  if (url.host === host) return true;
+  const port = DEFAULT_PORTS[url.protocol];
+  return port !== undefined && url.port === '' && host === `${url.host}:${port}`;
+}
+
 /**
  * Whether the URL standard gives a normalised origin's scheme an origin of its own, as it does a
  * web page's `https://chat.example.com`. Only such an origin can be the server's own: an app's
@@ -87,7 +102,7 @@ export function originChecker(
     if (normalised !== undefined) {
       if (listed.has(normalised)) return { allowed: true };
       const host = header(request, 'host')?.toLowerCase();
-      if (host !== undefined && hasTupleOrigin(normalised) && new URL(normalised).host === host) {
+      if (host !== undefined && hasTupleOrigin(normalised) && namesOrigin(host, normalised)) {
         return { allowed: true };
       }
     }
