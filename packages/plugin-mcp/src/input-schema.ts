@@ -88,10 +88,33 @@ function isPlainObjectPart(part: unknown): part is JsonObject {
   );
 }
 
-/** `schema` with its `allOf` merged into it, when every member is a plain part of one object. */
+/**
+ * Whether a schema whose `allOf` members are plain parts describes an object: it says so, or,
+ * saying no type, it or one of its parts lists properties or says `type: 'object'`. A string
+ * whose parts only note a `description` stays a string: merging would make it an empty object,
+ * and refuse every string.
+ */
+function allOfBuildsObject(schema: JsonObject, parts: readonly JsonObject[]): boolean {
+  if (schema.type === 'object') return true;
+  if (schema.type !== undefined) return false;
+  return (
+    isObject(schema.properties) ||
+    parts.some((part) => part.type === 'object' || isObject(part.properties))
+  );
+}
+
+/**
+ * `schema` with its `allOf` merged into it, when it describes an object and every member is a
+ * plain part of one. An empty `allOf` (which requires nothing) is merged too, so it leaves the
+ * object neither open nor taken as declaring an argument.
+ */
 function mergeAllOf(schema: JsonObject): JsonObject {
   const parts = schema.allOf;
-  if (!Array.isArray(parts) || parts.length === 0 || !parts.every(isPlainObjectPart)) {
+  if (
+    !Array.isArray(parts) ||
+    !parts.every(isPlainObjectPart) ||
+    !allOfBuildsObject(schema, parts)
+  ) {
     return schema;
   }
   const properties: JsonObject = isObject(schema.properties) ? { ...schema.properties } : {};

@@ -405,6 +405,36 @@ describe('declaredOnly', () => {
     expect(parsed.safeParse({ sku: 'A-1', path: '/etc/shadow' }).success).toBe(true);
   });
 
+  it('closes an object whose allOf is empty, refusing what it does not declare [claim:mcpdoc-undeclared] [claim:mcp-readme-all-of]', () => {
+    const parsed = inputSchemaOf(
+      'shop',
+      tool({ properties: { sku: { type: 'string' } }, allOf: [] }),
+    );
+    expect(parsed.safeParse({ sku: 'A-1' }).success).toBe(true);
+    const extra = parsed.safeParse({ sku: 'A-1', path: '/etc/shadow' });
+    expect(extra.error?.issues[0]).toMatchObject({ code: 'unrecognized_keys', keys: ['path'] });
+  });
+
+  it('keeps a value of another type than object whose allOf parts only note a title or description as it is [claim:mcpdoc-arguments] [claim:mcp-readme-all-of]', () => {
+    const parsed = inputSchemaOf(
+      'shop',
+      tool({
+        properties: {
+          sku: { type: 'string', allOf: [{ description: 'The article number.' }] },
+          quantity: { type: 'integer', allOf: [{ title: 'Quantity' }] },
+          note: { allOf: [{ description: 'Anything.' }] },
+        },
+        required: ['sku', 'quantity'],
+      }),
+    );
+    expect(parsed.safeParse({ sku: 'A-1', quantity: 2, note: 'for Ada' }).success).toBe(true);
+    expect(parsed.safeParse({ sku: 'A-1', quantity: 2, note: 7 }).success).toBe(true);
+    expect(parsed.safeParse({ sku: 1, quantity: 2 }).error?.issues[0]?.path).toEqual(['sku']);
+    expect(parsed.safeParse({ sku: 'A-1', quantity: 'two' }).error?.issues[0]?.path).toEqual([
+      'quantity',
+    ]);
+  });
+
   it('leaves values that only look like schemas (enum, const, default) alone', () => {
     const schema = {
       type: 'object',
@@ -471,6 +501,7 @@ describe('toolExecutor, for a tool that may take no arguments', () => {
     ['only patternProperties', { patternProperties: { '^x': { type: 'string' } } }],
     ['only propertyNames', { propertyNames: { pattern: '^x' } }],
     ['allOf parts that list no property', { allOf: [{ type: 'object', title: 'Base' }] }],
+    ['an empty allOf', { allOf: [] }],
     [
       'only notes',
       {
