@@ -275,7 +275,7 @@ describe('declaredOnly', () => {
     ).toMatchObject({ code: 'unrecognized_keys', keys: ['path'] });
   });
 
-  it('leaves unchecked the keywords of one type in a schema without type, but checks enum, const and combinations [claim:mcp-readme-typeless-object]', () => {
+  it('leaves unchecked the keywords of one type in a schema without type, but checks enum, const and combinations [claim:mcp-readme-typeless-object] [claim:mcpdoc-typeless-unchecked]', () => {
     const parsed = inputSchemaOf(
       'shop',
       tool({
@@ -289,11 +289,12 @@ describe('declaredOnly', () => {
           either: { anyOf: [{ type: 'string' }, { type: 'number' }] },
           one: { oneOf: [{ type: 'string' }, { type: 'number' }] },
           both: { allOf: [{ type: 'string' }] },
+          part: { type: 'string', allOf: [{ pattern: '^[A-Z]+$' }] },
         },
       }),
     );
     // zod's z.fromJSONSchema reads these keywords only under their type.
-    expect(parsed.safeParse({ code: 'a', tags: [1], count: 1 }).success).toBe(true);
+    expect(parsed.safeParse({ code: 'a', tags: [1], count: 1, part: 'a' }).success).toBe(true);
     expect(parsed.safeParse({ checked: 'a' }).success).toBe(false);
     // These it reads without one.
     expect(
@@ -546,6 +547,11 @@ describe('toolExecutor, for a tool that may take no arguments', () => {
       expect(await run(schema, { sku: 'A-1' })).toEqual({ asked: true, sent: [{ sku: 'A-1' }] });
     },
   );
+
+  it('sends the server a value that breaks a pattern given without a type, as the model wrote it [claim:mcpdoc-typeless-unchecked]', async () => {
+    const schema = { properties: { sku: { pattern: '^[A-Z]+$' } }, required: ['sku'] };
+    expect(await run(schema, { sku: 'tea' })).toEqual({ asked: true, sent: [{ sku: 'tea' }] });
+  });
 });
 
 describe('the error a pattern of the schema gives the model', () => {
