@@ -272,6 +272,22 @@ function isRegexCheck(value: unknown): value is RegexCheck {
 }
 
 /**
+ * A schema's pattern as JSON Schema reads it, with Unicode semantics (the `u` flag), which
+ * `z.fromJSONSchema` leaves off: without it `\p{L}` matches the letter p and a brace, not a
+ * letter, so a correct value would be refused at every attempt. A pattern that is not valid
+ * with the flag (an identity escape such as `\_`, which the older dialect accepts) is kept as
+ * zod compiled it.
+ */
+export function unicodePattern(pattern: RegExp): RegExp {
+  if (/[uv]/.test(pattern.flags)) return pattern;
+  try {
+    return new RegExp(pattern.source, `${pattern.flags}u`);
+  } catch {
+    return pattern;
+  }
+}
+
+/**
  * Replaces the test of every regex check in a zod schema made by `z.fromJSONSchema` with
  * {@link boundedTest}. Reaches into zod's internals (`_zod.def.checks`, `_zod.check`): the
  * package's test of hostile patterns fails if they move.
@@ -299,7 +315,7 @@ function boundPatterns(schema: z.ZodType, budget: PatternBudget): void {
     for (const value of Object.values(node)) visit(value);
   };
   const bound = (check: RegexCheck): void => {
-    const pattern = check._zod.def.pattern as RegExp;
+    const pattern = unicodePattern(check._zod.def.pattern as RegExp);
     check._zod.check = (payload) => {
       if (typeof payload.value !== 'string') return;
       const result = boundedTest(pattern, payload.value, callBudgets.getStore() ?? budget);

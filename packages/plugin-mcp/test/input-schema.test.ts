@@ -564,6 +564,24 @@ describe('the error a pattern of the schema gives the model', () => {
     return parsed.success ? '' : z.prettifyError(parsed.error);
   }
 
+  it('runs a pattern with Unicode semantics, as JSON Schema reads it, or as written when it is not valid so [claim:mcpdoc-arguments] [claim:mcpdoc-schema-as-written]', async () => {
+    const parsed = inputSchemaOf(
+      'shop',
+      tool({
+        properties: {
+          name: { type: 'string', pattern: '^\\p{L}+$' },
+          emoji: { type: 'string', pattern: '^.$' },
+          legacy: { type: 'string', pattern: '^a\\_b$' },
+        },
+      }),
+    );
+    expect(parsed.safeParse({ name: 'Zoë', emoji: '😀', legacy: 'a_b' }).success).toBe(true);
+    const refused = parsed.safeParse({ name: 'p{L}' });
+    expect(refused.success ? '' : z.prettifyError(refused.error)).toContain(
+      'must match the pattern ^\\p{L}+$',
+    );
+  });
+
   it('names the pattern a value breaks [claim:mcpdoc-schema-as-written]', async () => {
     expect(await errorFor({ type: 'string', pattern: PATTERN })).toContain(
       `must match the pattern ${PATTERN}`,
