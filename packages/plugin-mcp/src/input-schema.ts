@@ -89,13 +89,15 @@ function isPlainObjectPart(part: unknown): part is JsonObject {
 }
 
 /**
- * Whether a schema whose `allOf` members are plain parts describes an object: it says so, or,
- * saying no type, it or one of its parts lists properties or says `type: 'object'`. A string
+ * Whether a schema whose `allOf` members are plain parts describes an object: its type is or
+ * includes `object`, or, saying no type, it or one of its parts lists properties or says
+ * `type: 'object'`. A string
  * whose parts only note a `description` stays a string: merging would make it an empty object,
  * and refuse every string.
  */
 function allOfBuildsObject(schema: JsonObject, parts: readonly JsonObject[]): boolean {
   if (schema.type === 'object') return true;
+  if (Array.isArray(schema.type)) return schema.type.includes('object');
   if (schema.type !== undefined) return false;
   return (
     isObject(schema.properties) ||
@@ -132,7 +134,8 @@ function mergeAllOf(schema: JsonObject): JsonObject {
   const { allOf: _merged, ...rest } = schema;
   return {
     ...rest,
-    type: 'object',
+    // A nullable object (`type: ['object', 'null']`) stays nullable.
+    type: Array.isArray(rest.type) ? rest.type : 'object',
     properties,
     ...(required.size > 0 ? { required: [...required] } : {}),
   };

@@ -416,6 +416,24 @@ describe('declaredOnly', () => {
     expect(extra.error?.issues[0]).toMatchObject({ code: 'unrecognized_keys', keys: ['path'] });
   });
 
+  it('closes a nullable object built with allOf over its parts, and keeps it nullable [claim:mcpdoc-undeclared] [claim:mcp-readme-all-of]', () => {
+    const parsed = inputSchemaOf(
+      'shop',
+      tool({
+        properties: {
+          order: {
+            type: ['object', 'null'],
+            allOf: [{ properties: { sku: { type: 'string' } }, required: ['sku'] }],
+          },
+        },
+      }),
+    );
+    expect(parsed.safeParse({ order: { sku: 'A-1' } }).success).toBe(true);
+    expect(parsed.safeParse({ order: null }).success).toBe(true);
+    expect(parsed.safeParse({ order: {} }).success).toBe(false);
+    expect(parsed.safeParse({ order: { sku: 'A-1', path: '/etc/shadow' } }).success).toBe(false);
+  });
+
   it('keeps a value of another type than object whose allOf parts only note a title or description as it is [claim:mcpdoc-arguments] [claim:mcp-readme-all-of]', () => {
     const parsed = inputSchemaOf(
       'shop',
