@@ -281,7 +281,7 @@ function isRegexCheck(value: unknown): value is RegexCheck {
  * with the flag (an identity escape such as `\_`, which the older dialect accepts) is kept as
  * zod compiled it.
  */
-export function unicodePattern(pattern: RegExp): RegExp {
+function unicodePattern(pattern: RegExp): RegExp {
   if (/[uv]/.test(pattern.flags)) return pattern;
   try {
     return new RegExp(pattern.source, `${pattern.flags}u`);
