@@ -62,9 +62,15 @@ export const IN_MEMORY_PATH = ':memory:';
 export function resolveOptions(
   options: SqliteMemoryProviderOptions,
 ): ResolvedSqliteMemoryProviderOptions {
-  const prefix = 'SqliteMemoryProvider:';
   // A list is no options object: its indexes would be read as option names.
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+  const isObject = options !== null && typeof options === 'object' && !Array.isArray(options);
+  // A valid id names the provider whose options are wrong, as it names it in every later error.
+  const given: unknown = isObject ? (options as { id?: unknown }).id : undefined;
+  const prefix =
+    typeof given === 'string' && given.trim() !== ''
+      ? `SqliteMemoryProvider "${given}":`
+      : 'SqliteMemoryProvider:';
+  if (!isObject) {
     throw new SqliteMemoryProviderError(
       'WEFT_SQLITE_INVALID_OPTIONS',
       `${prefix} options must be an object such as { path: './weft.db' }`,

@@ -14,6 +14,13 @@ describe('SqliteMemoryProvider: options and lifecycle', () => {
     expect(notes.id).toBe('notes');
     const error = await notes.query({}).catch((caught: unknown) => caught);
     expect((error as Error).message).toMatch(/^SqliteMemoryProvider "notes" is not open/);
+    // The constructor's own errors name it too, once the id itself is valid.
+    expect(() => db.create({ id: 'notes', busyTimeoutMs: -1 })).toThrow(
+      /^SqliteMemoryProvider "notes": option "busyTimeoutMs"/,
+    );
+    expect(() => db.create({ id: 'notes', path: '' })).toThrow(
+      /^SqliteMemoryProvider "notes": option "path"/,
+    );
   });
 
   it('rejects bad options, naming the option [claim:sqlite-options]', () => {

@@ -88,10 +88,35 @@ function isPlainObjectPart(part: unknown): part is JsonObject {
   );
 }
 
-/** `schema` with its `allOf` merged into it, when every member is a plain part of one object. */
+/**
+ * Whether a schema whose `allOf` members are plain parts describes an object: its type is or
+ * includes `object`, or, saying no type, it or one of its parts lists properties or says
+ * `type: 'object'`. A string
+ * whose parts only note a `description` stays a string: merging would make it an empty object,
+ * and refuse every string.
+ */
+function allOfBuildsObject(schema: JsonObject, parts: readonly JsonObject[]): boolean {
+  if (schema.type === 'object') return true;
+  if (Array.isArray(schema.type)) return schema.type.includes('object');
+  if (schema.type !== undefined) return false;
+  return (
+    isObject(schema.properties) ||
+    parts.some((part) => part.type === 'object' || isObject(part.properties))
+  );
+}
+
+/**
+ * `schema` with its `allOf` merged into it, when it describes an object and every member is a
+ * plain part of one. An empty `allOf` (which requires nothing) is merged too, so it leaves the
+ * object neither open nor taken as declaring an argument.
+ */
 function mergeAllOf(schema: JsonObject): JsonObject {
   const parts = schema.allOf;
-  if (!Array.isArray(parts) || parts.length === 0 || !parts.every(isPlainObjectPart)) {
+  if (
+    !Array.isArray(parts) ||
+    !parts.every(isPlainObjectPart) ||
+    !allOfBuildsObject(schema, parts)
+  ) {
     return schema;
   }
   const properties: JsonObject = isObject(schema.properties) ? { ...schema.properties } : {};
@@ -109,7 +134,8 @@ function mergeAllOf(schema: JsonObject): JsonObject {
   const { allOf: _merged, ...rest } = schema;
   return {
     ...rest,
-    type: 'object',
+    // A nullable object (`type: ['object', 'null']`) stays nullable.
+    type: Array.isArray(rest.type) ? rest.type : 'object',
     properties,
     ...(required.size > 0 ? { required: [...required] } : {}),
   };
@@ -249,6 +275,22 @@ function isRegexCheck(value: unknown): value is RegexCheck {
 }
 
 /**
+ * A schema's pattern as JSON Schema reads it, with Unicode semantics (the `u` flag), which
+ * `z.fromJSONSchema` leaves off: without it `\p{L}` matches the letter p and a brace, not a
+ * letter, so a correct value would be refused at every attempt. A pattern that is not valid
+ * with the flag (an identity escape such as `\_`, which the older dialect accepts) is kept as
+ * zod compiled it.
+ */
+function unicodePattern(pattern: RegExp): RegExp {
+  if (/[uv]/.test(pattern.flags)) return pattern;
+  try {
+    return new RegExp(pattern.source, `${pattern.flags}u`);
+  } catch {
+    return pattern;
+  }
+}
+
+/**
  * Replaces the test of every regex check in a zod schema made by `z.fromJSONSchema` with
  * {@link boundedTest}. Reaches into zod's internals (`_zod.def.checks`, `_zod.check`): the
  * package's test of hostile patterns fails if they move.
@@ -276,7 +318,7 @@ function boundPatterns(schema: z.ZodType, budget: PatternBudget): void {
     for (const value of Object.values(node)) visit(value);
   };
   const bound = (check: RegexCheck): void => {
-    const pattern = check._zod.def.pattern as RegExp;
+    const pattern = unicodePattern(check._zod.def.pattern as RegExp);
     check._zod.check = (payload) => {
       if (typeof payload.value !== 'string') return;
       const result = boundedTest(pattern, payload.value, callBudgets.getStore() ?? budget);

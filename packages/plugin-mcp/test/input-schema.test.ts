@@ -275,7 +275,7 @@ describe('declaredOnly', () => {
     ).toMatchObject({ code: 'unrecognized_keys', keys: ['path'] });
   });
 
-  it('leaves unchecked the keywords of one type in a schema without type, but checks enum, const and combinations [claim:mcp-readme-typeless-object]', () => {
+  it('leaves unchecked the keywords of one type in a schema without type, but checks enum, const and combinations [claim:mcp-readme-typeless-object] [claim:mcpdoc-typeless-unchecked]', () => {
     const parsed = inputSchemaOf(
       'shop',
       tool({
@@ -289,11 +289,12 @@ describe('declaredOnly', () => {
           either: { anyOf: [{ type: 'string' }, { type: 'number' }] },
           one: { oneOf: [{ type: 'string' }, { type: 'number' }] },
           both: { allOf: [{ type: 'string' }] },
+          part: { type: 'string', allOf: [{ pattern: '^[A-Z]+$' }] },
         },
       }),
     );
     // zod's z.fromJSONSchema reads these keywords only under their type.
-    expect(parsed.safeParse({ code: 'a', tags: [1], count: 1 }).success).toBe(true);
+    expect(parsed.safeParse({ code: 'a', tags: [1], count: 1, part: 'a' }).success).toBe(true);
     expect(parsed.safeParse({ checked: 'a' }).success).toBe(false);
     // These it reads without one.
     expect(
@@ -405,6 +406,54 @@ describe('declaredOnly', () => {
     expect(parsed.safeParse({ sku: 'A-1', path: '/etc/shadow' }).success).toBe(true);
   });
 
+  it('closes an object whose allOf is empty, refusing what it does not declare [claim:mcpdoc-undeclared] [claim:mcp-readme-all-of]', () => {
+    const parsed = inputSchemaOf(
+      'shop',
+      tool({ properties: { sku: { type: 'string' } }, allOf: [] }),
+    );
+    expect(parsed.safeParse({ sku: 'A-1' }).success).toBe(true);
+    const extra = parsed.safeParse({ sku: 'A-1', path: '/etc/shadow' });
+    expect(extra.error?.issues[0]).toMatchObject({ code: 'unrecognized_keys', keys: ['path'] });
+  });
+
+  it('closes a nullable object built with allOf over its parts, and keeps it nullable [claim:mcpdoc-undeclared] [claim:mcp-readme-all-of]', () => {
+    const parsed = inputSchemaOf(
+      'shop',
+      tool({
+        properties: {
+          order: {
+            type: ['object', 'null'],
+            allOf: [{ properties: { sku: { type: 'string' } }, required: ['sku'] }],
+          },
+        },
+      }),
+    );
+    expect(parsed.safeParse({ order: { sku: 'A-1' } }).success).toBe(true);
+    expect(parsed.safeParse({ order: null }).success).toBe(true);
+    expect(parsed.safeParse({ order: {} }).success).toBe(false);
+    expect(parsed.safeParse({ order: { sku: 'A-1', path: '/etc/shadow' } }).success).toBe(false);
+  });
+
+  it('keeps a value of another type than object whose allOf parts only note a title or description as it is [claim:mcpdoc-arguments] [claim:mcp-readme-all-of]', () => {
+    const parsed = inputSchemaOf(
+      'shop',
+      tool({
+        properties: {
+          sku: { type: 'string', allOf: [{ description: 'The article number.' }] },
+          quantity: { type: 'integer', allOf: [{ title: 'Quantity' }] },
+          note: { allOf: [{ description: 'Anything.' }] },
+        },
+        required: ['sku', 'quantity'],
+      }),
+    );
+    expect(parsed.safeParse({ sku: 'A-1', quantity: 2, note: 'for Ada' }).success).toBe(true);
+    expect(parsed.safeParse({ sku: 'A-1', quantity: 2, note: 7 }).success).toBe(true);
+    expect(parsed.safeParse({ sku: 1, quantity: 2 }).error?.issues[0]?.path).toEqual(['sku']);
+    expect(parsed.safeParse({ sku: 'A-1', quantity: 'two' }).error?.issues[0]?.path).toEqual([
+      'quantity',
+    ]);
+  });
+
   it('leaves values that only look like schemas (enum, const, default) alone', () => {
     const schema = {
       type: 'object',
@@ -471,6 +520,7 @@ describe('toolExecutor, for a tool that may take no arguments', () => {
     ['only patternProperties', { patternProperties: { '^x': { type: 'string' } } }],
     ['only propertyNames', { propertyNames: { pattern: '^x' } }],
     ['allOf parts that list no property', { allOf: [{ type: 'object', title: 'Base' }] }],
+    ['an empty allOf', { allOf: [] }],
     [
       'only notes',
       {
@@ -515,6 +565,11 @@ describe('toolExecutor, for a tool that may take no arguments', () => {
       expect(await run(schema, { sku: 'A-1' })).toEqual({ asked: true, sent: [{ sku: 'A-1' }] });
     },
   );
+
+  it('sends the server a value that breaks a pattern given without a type, as the model wrote it [claim:mcpdoc-typeless-unchecked]', async () => {
+    const schema = { properties: { sku: { pattern: '^[A-Z]+$' } }, required: ['sku'] };
+    expect(await run(schema, { sku: 'tea' })).toEqual({ asked: true, sent: [{ sku: 'tea' }] });
+  });
 });
 
 describe('the error a pattern of the schema gives the model', () => {
@@ -526,6 +581,24 @@ describe('the error a pattern of the schema gives the model', () => {
     expect(parsed.success).toBe(false);
     return parsed.success ? '' : z.prettifyError(parsed.error);
   }
+
+  it('runs a pattern with Unicode semantics, as JSON Schema reads it, or as written when it is not valid so [claim:mcpdoc-arguments] [claim:mcpdoc-schema-as-written]', async () => {
+    const parsed = inputSchemaOf(
+      'shop',
+      tool({
+        properties: {
+          name: { type: 'string', pattern: '^\\p{L}+$' },
+          emoji: { type: 'string', pattern: '^.$' },
+          legacy: { type: 'string', pattern: '^a\\_b$' },
+        },
+      }),
+    );
+    expect(parsed.safeParse({ name: 'Zoë', emoji: '😀', legacy: 'a_b' }).success).toBe(true);
+    const refused = parsed.safeParse({ name: 'p{L}' });
+    expect(refused.success ? '' : z.prettifyError(refused.error)).toContain(
+      'must match the pattern ^\\p{L}+$',
+    );
+  });
 
   it('names the pattern a value breaks [claim:mcpdoc-schema-as-written]', async () => {
     expect(await errorFor({ type: 'string', pattern: PATTERN })).toContain(
