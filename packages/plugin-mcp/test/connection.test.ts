@@ -17,7 +17,7 @@ import {
   type FetchBounds,
   type StreamCut,
 } from '../src/bounded-fetch.js';
-import { bounded, CLIENT_INFO } from '../src/connection.js';
+import { bounded, CLIENT_INFO, STREAM_IDLE_MS, STREAM_LIFETIME_MS } from '../src/connection.js';
 import { McpPlugin } from '../src/index.js';
 import { ProcessGroupTransport } from '../src/process-transport.js';
 import { serveOverHttp, type FixtureHttpServer } from './fixtures/fixture-server.js';
@@ -282,6 +282,33 @@ describe('TSDoc of boundedFetch', () => {
     const gaps = [opened[1]! - opened[0]!, opened[2]! - opened[1]!];
     expect(gaps[0]).toBeGreaterThanOrEqual(190);
     expect(gaps[1]).toBeGreaterThanOrEqual(390);
+  });
+
+  it('stops doubling the wait after floods at 64 times reopenDelayMs [claim:mcp-http-flood] [claim:tsdoc-mcp-bounded-fetch-reopen]', async () => {
+    const opened: number[] = [];
+    const url = await serve((_request, response) => {
+      opened.push(Date.now());
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write(`data: ${'z'.repeat(2_000)}`);
+    });
+    const fetchBounded = boundedFetch(
+      bounds({ maxEventBytes: 1_000, reopenDelayMs: 10 }),
+      () => undefined,
+    );
+    // Nine floods in a row: the waits before streams 2 to 9 are 10, 20, ... 640, then 640 again.
+    for (let index = 0; index < 9; index += 1) await outcome(await fetchBounded(url));
+    const gaps = opened.slice(1).map((at, index) => at - (opened[index] as number));
+    expect(gaps[6]).toBeGreaterThanOrEqual(630);
+    // Doubled once more, the last wait would be 1280 ms.
+    expect(gaps[7]).toBeGreaterThanOrEqual(630);
+    expect(gaps[7]).toBeLessThan(1_100);
+  });
+
+  it('cuts the background stream of a real connection after 5 minutes without a byte and 30 minutes in all [claim:mcp-http-stream-bound]', () => {
+    // connection.ts hands these to boundedFetch for every streamable HTTP server; the tests above
+    // run boundedFetch with short bounds of their own, so the figures are held here.
+    expect(STREAM_IDLE_MS).toBe(5 * 60 * 1000);
+    expect(STREAM_LIFETIME_MS).toBe(30 * 60 * 1000);
   });
 });
 

@@ -72,6 +72,18 @@ describe('McpPlugin against a server whose background stream is one endless even
     // Reopened after 1 s, then 2 s: not at once, as the server's `retry: 0` asked, but reopened.
     expect(server.streamsOpened()).toBeGreaterThanOrEqual(2);
     expect(server.streamsOpened()).toBeLessThanOrEqual(4);
+    await expect
+      .poll(() => server?.floodTimes.length, { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(3);
+    const [first, second, third] = server.floodTimes;
+    const waits = [
+      (second?.opened ?? 0) - (first?.closed ?? Infinity),
+      (third?.opened ?? 0) - (second?.closed ?? Infinity),
+    ];
+    // From the cut (the server sees the close a moment after it) to the next stream.
+    expect(waits[0]).toBeGreaterThanOrEqual(900);
+    expect(waits[0]).toBeLessThan(1_800);
+    expect(waits[1]).toBeGreaterThanOrEqual(1_900);
 
     await expectEchoStillStanding(agent, 'echo through the flood');
   }, 30_000);

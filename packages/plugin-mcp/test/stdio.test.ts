@@ -268,7 +268,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     await expectCallCancelledWithTask();
   });
 
-  it('cancels a hanging call when a drain outlasts shutdownTimeoutMs, whatever callTimeoutMs says [claim:mcpdoc-deadlines]', async () => {
+  it('cancels a hanging call when a drain outlasts shutdownTimeoutMs, whatever callTimeoutMs says [claim:mcpdoc-deadlines] [claim:mcp-cancel]', async () => {
     const { task, stopMs } = await stopDuringHangingCall({
       shutdown: 'drain',
       shutdownTimeoutMs: 500,
