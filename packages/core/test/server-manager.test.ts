@@ -1359,6 +1359,53 @@ describe('ServerManager', () => {
       expect(elapsed).toBeLessThan(900);
     });
 
+    it('lets a request open at stop() finish within stopGraceMs, and closes one still open after it without an answer [claim:trig-stop-grace]', async () => {
+      const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+      const server = await serve(
+        [
+          route({
+            method: 'GET',
+            path: '/quick',
+            handler: async (_request, response) => {
+              await wait(200);
+              response.json({ finished: true });
+            },
+          }),
+          route({
+            method: 'GET',
+            path: '/slow',
+            handler: async (_request, response) => {
+              await wait(3_000);
+              if (!response.headersSent) response.json({ finished: true });
+            },
+          }),
+        ],
+        { stopGraceMs: 600 },
+      );
+      /** Sends a GET on a connection of its own; resolves with the status line, or '' if none came. */
+      const get = (path: string) =>
+        new Promise<string>((resolve) => {
+          const socket = connect(server.port as number, '127.0.0.1');
+          let received = '';
+          socket.on('data', (chunk) => (received += String(chunk)));
+          socket.on('error', () => undefined);
+          socket.on('close', () => resolve(received.split('\r\n')[0] ?? ''));
+          socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
+        });
+      const quick = get('/quick');
+      const slow = get('/slow');
+      await wait(50);
+      const started = performance.now();
+      await server.stop();
+      const elapsed = performance.now() - started;
+      // The quick handler answered 150 ms into the stop; the slow one was cut off at the grace.
+      expect(await quick).toBe('HTTP/1.1 200 OK');
+      expect(await slow).toBe('');
+      expect(elapsed).toBeGreaterThanOrEqual(550);
+      // Below the default grace of 1000 ms, so a server that ignored stopGraceMs fails here.
+      expect(elapsed).toBeLessThan(950);
+    });
+
     it('answers 408 to a client that takes longer than headersTimeout, with a JSON body and X-Request-Id [claim:trig-headers-timeout] [claim:prod-slow-clients] [claim:errors-408-json] [claim:errors-408-cause] [claim:trig-node-refusals]', async () => {
       // requestTimeout is far past rawExchange's 5 s deadline, so only headersTimeout can answer.
       const server = await serve([echo], { headersTimeout: 300, requestTimeout: 60_000 });
