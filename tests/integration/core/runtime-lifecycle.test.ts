@@ -1543,7 +1543,7 @@ describe('Runtime stop', () => {
     expect(waitsForAbort.calls).toHaveLength(1);
   });
 
-  it('ends a task whose step failed cancelled, not failed, when the runtime cancels it before it ends; dispatch still resolves [claim:index-dispatch-never-rejects] [claim:exec-failed-task-cancelled]', async () => {
+  it('ends a task whose step failed cancelled, not failed, when the runtime cancels it before it ends; dispatch still resolves [claim:index-dispatch-never-rejects] [claim:exec-failed-task-cancelled] [claim:wp-cancelled]', async () => {
     const fails = recordingExecutor('fails', { success: false, error: 'quota exceeded' });
     const waitsForAbort = recordingExecutor(
       'waits',
