@@ -219,7 +219,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect((await errorOf(started.init(host))).code).toBe('WEFT_COORDINATOR_NOT_STARTED');
   });
 
-  it('fills in the timings the README gives when they are left out [claim:coord-readme-acquire-timeout] [claim:scaling-ack-acquire-timeout] [claim:wp-limits-acquire-timeout] [claim:coord-readme-takeover] [claim:coord-readme-reconnect] [claim:coord-readme-health] [claim:wp-coordinator]', () => {
+  it('fills in the timings the README gives when they are left out [claim:coord-readme-acquire-timeout] [claim:scaling-ack-acquire-timeout] [claim:wp-limits-acquire-timeout] [claim:coord-readme-takeover] [claim:coord-readme-reconnect] [claim:coord-readme-health] [claim:wp-coordinator] [claim:scaling-takeover] [claim:scaling-network-cut]', () => {
     const resolved = resolveOptions({ connectionString: 'postgres://localhost/weft' });
     expect(resolved.acquireTimeoutMs).toBe(10 * 60_000);
     expect(resolved.sweepIntervalMs).toBe(1_000);
