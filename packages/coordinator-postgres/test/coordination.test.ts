@@ -12,6 +12,7 @@ import {
   PostgresSpaceCoordinatorError,
   type PostgresSpaceCoordinatorOptions,
 } from '../src/index.js';
+import { resolveOptions } from '../src/options.js';
 import { holdAdmissionLock, withBlocker } from './support/blocker.js';
 import { overlaps, outOfOrder, type RunRow } from './support/runs.js';
 import { useServer } from './support/server.js';
@@ -335,6 +336,8 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
     await finished;
     expect(most).toBeGreaterThanOrEqual(2);
     expect(most).toBeLessThanOrEqual(3);
+    // The guide's figure for the defaults: a pool of 8 and the lock connection.
+    expect(resolveOptions({ connectionString: db.url() }).poolSize + 1).toBe(9);
   });
 
   it('reconnects while the lost session’s busy pool connections still wait for their statements, so a live server sees more than poolSize + 1 of the instance’s for up to statementTimeoutMs [claim:scaling-connections-busy-pool] [claim:coord-readme-connections-busy-pool]', async () => {

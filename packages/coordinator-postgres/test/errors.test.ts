@@ -219,7 +219,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect((await errorOf(started.init(host))).code).toBe('WEFT_COORDINATOR_NOT_STARTED');
   });
 
-  it('fills in the timings the README gives when they are left out [claim:coord-readme-acquire-timeout] [claim:scaling-ack-acquire-timeout] [claim:wp-limits-acquire-timeout] [claim:coord-readme-takeover] [claim:coord-readme-reconnect] [claim:coord-readme-health] [claim:wp-coordinator]', () => {
+  it('fills in the timings the README gives when they are left out [claim:coord-readme-acquire-timeout] [claim:scaling-ack-acquire-timeout] [claim:wp-limits-acquire-timeout] [claim:coord-readme-takeover] [claim:coord-readme-reconnect] [claim:coord-readme-health] [claim:wp-coordinator] [claim:scaling-takeover] [claim:scaling-network-cut]', () => {
     const resolved = resolveOptions({ connectionString: 'postgres://localhost/weft' });
     expect(resolved.acquireTimeoutMs).toBe(10 * 60_000);
     expect(resolved.sweepIntervalMs).toBe(1_000);
@@ -767,18 +767,25 @@ describe('PostgresSpaceCoordinator errors', () => {
   it('reconnects by itself after its lock connection is killed, under a new key, and takes work again [claim:coord-readme-reconnect] [claim:prod-outage-coordinator] [claim:prod-outage-coordinator-health] [claim:scaling-connection-lost] [claim:scaling-restart-new-key] [claim:scaling-restart-readiness] [claim:tsdoc-coordinator-reconnects] [claim:tsdoc-coordinator-health-reconnecting] [claim:wp-coordinator-reconnects] [claim:coord-readme-health] [claim:coord-readme-new-key]', async () => {
     const schema = db.newSchema();
     // Only a notification can wake the victim's waits within the test: its poll is a minute apart.
+    // The first reconnection waits 150 to 300 ms: long enough to see the instance unhealthy.
     const victim = await open({
       schema,
-      reconnectDelayMs: 50,
-      reconnectMaxDelayMs: 200,
+      reconnectDelayMs: 300,
+      reconnectMaxDelayMs: 600,
       pollIntervalMs: 60_000,
     });
     const holder = await open({ schema });
     const before = victim.instance;
+    expect(await victim.checkHealth()).toBe(true);
     await dropLockConnection(before);
+    // While it reconnects, a readiness probe sees it unhealthy.
+    let sawUnhealthy = false;
     const deadline = Date.now() + 10_000;
-    while (victim.instance === before && Date.now() < deadline)
+    while (victim.instance === before && Date.now() < deadline) {
+      if (!(await victim.checkHealth())) sawUnhealthy = true;
       await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(sawUnhealthy).toBe(true);
     expect(victim.instance).not.toBe(before);
     expect(await victim.checkHealth()).toBe(true);
     // The new session holds its instance lock...
