@@ -545,6 +545,12 @@ describe('WebSocketPlugin bad input', () => {
 
   it('closes the connection with 1008, with no error frame, on a message split into more than 16384 fragments, however small [claim:wsreadme-fragments] [claim:wsdoc-fragments]', async () => {
     booted = await boot();
+    // 16384 fragments, the most ws takes: the message is read, and answered (not JSON).
+    const atCap = await open(booted.url);
+    for (let index = 0; index < 16_383; index += 1) atCap.socket.send(' ', { fin: false });
+    atCap.socket.send(' ', { fin: true });
+    expect(await atCap.next()).toMatchObject({ type: 'error', code: 'WEFT_WS_INVALID_FRAME' });
+    expect(booted.plugin.connectionCount).toBe(1);
     const client = await open(booted.url);
     const frames: unknown[] = [];
     client.socket.on('message', (data) => frames.push(data));
