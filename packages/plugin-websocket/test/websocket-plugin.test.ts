@@ -736,7 +736,7 @@ describe('WebSocketPlugin upgrade checks', () => {
     expect(await upgradeWithoutHost(anyHost.url, '1.1')).toMatch(/^HTTP\/1\.1 101 /);
   });
 
-  it('runs authenticate before the upgrade: refused, throwing and hung hooks, and a user id no frame could hold, answer 401 without internals [claim:wsreadme-auth-timeout] [claim:httpchat-options-same] [claim:wsdoc-auth] [claim:wsreadme-order] [claim:wsreadme-plain-http] [claim:wp-websocket] [claim:errors-401-cause]', async () => {
+  it('runs authenticate before the upgrade: refused, throwing and hung hooks, and a user id no frame could hold, answer 401 without internals [claim:wsreadme-auth-timeout] [claim:httpchat-options-same] [claim:wsdoc-auth] [claim:wsreadme-order] [claim:wsreadme-plain-http] [claim:wp-websocket] [claim:errors-401-cause] [claim:wsreadme-authenticate-option]', async () => {
     const seen: string[] = [];
     booted = await boot({
       authTimeoutMs: 200,
@@ -1768,6 +1768,21 @@ describe('WebSocketPlugin defaults', () => {
       maxBufferedBytes: 1_048_576,
       closeTimeoutMs: 1_000,
     });
+  });
+
+  it('listens on 127.0.0.1 unless host is set, and on every interface with 0.0.0.0 [claim:wsreadme-host]', async () => {
+    // 127.0.0.2 is another address of the machine (Linux routes all of 127/8 to loopback): a
+    // listener bound to 127.0.0.1 does not answer there, one on 0.0.0.0 does, as it would a
+    // phone that connects to the machine's network address.
+    booted = await boot();
+    const port = Number(new URL(booted.url).port);
+    expect(new URL(booted.url).hostname).toBe('127.0.0.1');
+    await expect(connect(`ws://127.0.0.2:${port}/ws`)).rejects.toThrow(/ECONNREFUSED/);
+    const everywhere = await boot({ host: '0.0.0.0' });
+    const elsewhere = await open(everywhere.url.replace('127.0.0.1', '127.0.0.2'));
+    elsewhere.send(message('1', 'hi'));
+    expect(await elsewhere.next()).toMatchObject({ type: 'accepted', id: '1' });
+    expect(await elsewhere.next()).toMatchObject({ type: 'reply', id: '1', reply: 'echo: hi' });
   });
 
   it('refuses an upgrade on another path with 404, and names its executor websocket/reply [claim:wsreadme-executor] [claim:wsreadme-path] [claim:wsreadme-order] [claim:errors-404-cause]', async () => {
