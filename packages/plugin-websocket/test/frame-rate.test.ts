@@ -91,7 +91,7 @@ describe('frame rate', () => {
     expect(await client.closed).toEqual({ code: FLOOD_CLOSE.code, reason: FLOOD_CLOSE.reason });
   });
 
-  it('allows 20 frames a second unless set [claim:prod-ws-frame-rate]', async () => {
+  it('allows 20 frames a second unless set [claim:prod-ws-frame-rate] [claim:wsdoc-frame-rate]', async () => {
     const booted = await boot();
     const client = await open(booted.url);
     for (let index = 0; index < 21; index += 1) client.send('not json');

@@ -55,7 +55,7 @@ describe('WebSocketPlugin: who the sender is', () => {
     );
   });
 
-  it('with authenticate, eve never sees ada’s words in the room, even when her frames claim to be ada [claim:wsdoc-auth-user] [claim:wsdoc-private] [claim:prod-chat-room] [claim:wsreadme-auth-user] [claim:wsreadme-room-private]', async () => {
+  it('with authenticate, eve never sees ada’s words in the room, even when her frames claim to be ada [claim:wsdoc-auth-user] [claim:wsdoc-private] [claim:prod-chat-room] [claim:wsreadme-auth-user] [claim:wsreadme-room-private] [claim:wsreadme-room-history-option]', async () => {
     const { plans, model } = recording();
     booted = await boot({ trustClientUser: false, authenticate: byToken }, model);
     const ada = await open(`${booted.url}?token=t-ada`);
@@ -94,7 +94,7 @@ describe('WebSocketPlugin: trusting the frames', () => {
 });
 
 describe('WebSocketPlugin: shared rooms', () => {
-  it('shows eve ada’s words when roomHistory is shared and authorizeRoom lets both in [claim:wsdoc-shared] [claim:wsreadme-room-shared]', async () => {
+  it('shows eve ada’s words when roomHistory is shared and authorizeRoom lets both in [claim:wsdoc-shared] [claim:wsreadme-room-shared] [claim:wsreadme-room-history-option]', async () => {
     const { plans, model } = recording();
     booted = await boot(
       {
@@ -110,7 +110,7 @@ describe('WebSocketPlugin: shared rooms', () => {
     expect(plans[1]).toContain('4242');
   });
 
-  it('asks authorizeRoom for every frame, answers WEFT_WS_ROOM_FORBIDDEN to a room it refuses, throws on or does not answer in time, and keeps the connection [claim:wsreadme-auth-timeout] [claim:wsdoc-shared] [claim:prod-chat-shared] [claim:wsreadme-room-shared] [claim:wsreadme-error-codes] [claim:tsdoc-chat-authorize-room] [claim:errors-ws-room-forbidden-answers]', async () => {
+  it('asks authorizeRoom for every frame, answers WEFT_WS_ROOM_FORBIDDEN to a room it refuses, throws on or does not answer in time, and keeps the connection [claim:wsreadme-auth-timeout] [claim:wsdoc-shared] [claim:prod-chat-shared] [claim:wsreadme-room-shared] [claim:wsreadme-error-codes] [claim:tsdoc-chat-authorize-room] [claim:errors-ws-room-forbidden-answers] [claim:wsreadme-authorize-room-option]', async () => {
     const asked: string[] = [];
     booted = await boot({
       trustClientUser: false,
@@ -172,7 +172,7 @@ describe('WebSocketPlugin: shared rooms', () => {
     expect(asked).toEqual(['eve@room-x', 'eve@lobby']);
   });
 
-  it('refuses roomHistory shared without authorizeRoom with WEFT_WS_INVALID_OPTIONS [claim:wsdoc-shared] [claim:wsreadme-bad-option]', () => {
+  it('refuses roomHistory shared without authorizeRoom with WEFT_WS_INVALID_OPTIONS [claim:wsdoc-shared] [claim:wsreadme-bad-option] [claim:wsreadme-authorize-room-option]', () => {
     expect(() => new WebSocketPlugin({ roomHistory: 'shared' })).toThrow(
       'option "authorizeRoom" must be a function',
     );
