@@ -10,7 +10,7 @@ import type { ErrorRegistry } from '@weft/core/internal';
  *
  * - `WEFT_SQLITE_INVALID_OPTIONS`: The constructor’s options are missing or invalid.
  * - `WEFT_SQLITE_OPEN_FAILED`: The database file could not be opened.
- * - `WEFT_SQLITE_SCHEMA_TOO_NEW`: The file was written by a newer version of the package.
+ * - `WEFT_SQLITE_SCHEMA_TOO_NEW`: The file records a schema version newer than the package knows.
  * - `WEFT_SQLITE_MIGRATION_FAILED`: A schema migration failed; no step was applied.
  * - `WEFT_SQLITE_NOT_OPEN`: A method was called before `init()` or after `shutdown()`.
  */
@@ -53,12 +53,12 @@ export const SQLITE_ERRORS = {
       fix: 'create the directory and give the service’s user write access to it. When the message says `file is not a database`, `path` names a file of another kind: point it at a SQLite database written by this package, or at a new file. When it says `database is locked`, start again once the other connection has released the lock, or raise `busyTimeoutMs` when the message says `init()` waited that long. When it says `NODE_MODULE_VERSION`, run `npm rebuild better-sqlite3` (see [better-sqlite3 compiles from source](../guides/troubleshooting.md#better-sqlite3-compiles-from-source)). When it says `Could not locate the bindings file`, allow the driver’s install script and run it (see [The SQLite driver’s install script](../installation.md#the-sqlite-drivers-install-script)).',
     },
     WEFT_SQLITE_SCHEMA_TOO_NEW: {
-      summary: 'The file was written by a newer version of the package.',
+      summary: 'The file records a schema version newer than the package knows.',
       raisedBy: '`SqliteMemoryProvider.init`',
       raisers: ['memory-sqlite/src/migrations.ts#refuseNewerSchema'],
       cause:
-        'the file was written by a newer version of `@weft/memory-sqlite`, whose schema this version does not know.',
-      fix: 'upgrade the package, or restore a backup taken before the newer version ran.',
+        'the file’s `PRAGMA user_version` is above the last schema version this `@weft/memory-sqlite` knows: a newer version of the package wrote it, or another program that keeps its own version number there did. Nothing in the file is changed.',
+      fix: 'when a newer version of the package wrote it, upgrade the package or restore a backup taken before that version ran; when the file belongs to another program, point `path` at a file of its own.',
     },
     /** @claim errors-sqlite-migration-message */
     WEFT_SQLITE_MIGRATION_FAILED: {

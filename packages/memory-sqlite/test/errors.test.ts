@@ -363,6 +363,20 @@ describe('SqliteMemoryProvider errors', () => {
     expect(await codeOf(() => db.create().init())).toBe('WEFT_SQLITE_SCHEMA_TOO_NEW');
   });
 
+  it('give WEFT_SQLITE_SCHEMA_TOO_NEW for another program’s file that keeps its own version number, and change nothing in it [claim:sqlite-readme-schema-too-new]', async () => {
+    const raw = new Database(db.path());
+    raw.exec('CREATE TABLE notes (body TEXT)');
+    raw.pragma('user_version = 7');
+    raw.close();
+    expect(await codeOf(() => db.create().init())).toBe('WEFT_SQLITE_SCHEMA_TOO_NEW');
+    const after = new Database(db.path(), { readonly: true });
+    expect(after.pragma('user_version', { simple: true })).toBe(7);
+    expect(
+      after.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all(),
+    ).toEqual(['notes']);
+    after.close();
+  });
+
   it("give WEFT_SQLITE_MIGRATION_FAILED with SQLite's error in the message and as cause when a step fails, and leave its tables, rows and version as they were [claim:sqlite-readme-migration-failed] [claim:sqlite-migrations] [claim:errors-sqlite-migration-message] [claim:sqlite-sqlite-errors]", async () => {
     // An index that already holds a name the first step creates makes that step fail midway,
     // after it has created the memories table.
