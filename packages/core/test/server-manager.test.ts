@@ -1406,6 +1406,39 @@ describe('ServerManager', () => {
       expect(elapsed).toBeLessThan(950);
     });
 
+    it('ends a stop soon after the last open request is answered, closing its keep-alive connection then rather than at stopGraceMs [claim:trig-stop-grace]', async () => {
+      const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+      const server = await serve(
+        [
+          route({
+            method: 'GET',
+            path: '/quick',
+            handler: async (_request, response) => {
+              await wait(200);
+              response.json({ finished: true });
+            },
+          }),
+        ],
+        { stopGraceMs: 3_000 },
+      );
+      const socket = connect(server.port as number, '127.0.0.1');
+      let received = '';
+      socket.on('data', (chunk) => (received += String(chunk)));
+      socket.on('error', () => undefined);
+      const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+      // A keep-alive request, as a browser sends, on a connection that would otherwise stay open.
+      socket.write('GET /quick HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n');
+      await wait(50);
+      const started = performance.now();
+      await server.stop();
+      const elapsed = performance.now() - started;
+      await closed;
+      expect(received.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+      expect(elapsed).toBeGreaterThanOrEqual(100);
+      // Well before the 3 s grace: the connection was closed once its answer was sent.
+      expect(elapsed).toBeLessThan(1_500);
+    });
+
     it('answers 408 to a client that takes longer than headersTimeout, with a JSON body and X-Request-Id [claim:trig-headers-timeout] [claim:prod-slow-clients] [claim:errors-408-json] [claim:errors-408-cause] [claim:trig-node-refusals]', async () => {
       // requestTimeout is far past rawExchange's 5 s deadline, so only headersTimeout can answer.
       const server = await serve([echo], { headersTimeout: 300, requestTimeout: 60_000 });

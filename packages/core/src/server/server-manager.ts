@@ -49,6 +49,8 @@ const REQUEST_ID_HEADER = 'X-Request-Id';
 
 /** How often, at most, refused connections are logged. */
 const REFUSED_LOG_INTERVAL_MS = 10_000;
+/** How often a stopping server closes the connections whose requests have been answered. */
+const IDLE_SWEEP_MS = 50;
 
 /**
  * The HTTP server that plugins' {@link TriggerRoute}s are mounted on, built on express. Import it
@@ -362,7 +364,9 @@ export class ServerManager implements HttpServer {
   /**
    * Stops accepting connections, closes idle ones at once, lets open requests finish for
    * `stopGraceMs`, then closes whatever connections are left (such as a client still sending
-   * its headers, which Node no longer times out once the server is closing). Resolves within
+   * its headers, which Node no longer times out once the server is closing). A connection whose
+   * request is answered during the grace is closed soon after, not kept open for another request
+   * until the grace ends, so the stop ends once the last open request has. Resolves within
    * about `stopGraceMs`. Idempotent.
    */
   async stop(): Promise<void> {
@@ -371,8 +375,11 @@ export class ServerManager implements HttpServer {
     this.server = undefined;
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
+    // Node leaves a keep-alive connection open once its request is answered, even while closing.
+    const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
     const grace = setTimeout(() => server.closeAllConnections(), this.config.stopGraceMs);
     await closed;
+    clearInterval(sweep);
     clearTimeout(grace);
     this.logger?.info('HTTP server stopped');
   }
