@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { ModelRequestConfig } from '@weft/core';
 import { describe, expect, it } from 'vitest';
+import { createScriptedModel, ROUTES } from '../../examples/getting-started/scripted-model';
 
 // "Add Weft to an existing project" in docs/getting-started.md names the packages the page's
 // agent needs from the reader's project; this holds the list to the example's imports.
@@ -49,6 +51,40 @@ describe('Getting started: the packages an existing project installs', () => {
       expect(core.dependencies).not.toHaveProperty(name);
       expect(core.peerDependencies).toHaveProperty(name);
       expect(core.peerDependenciesMeta[name]?.optional).toBe(true);
+    }
+  });
+});
+
+// "Choose a model": the scripted model plans the step of the first entry of ROUTES whose pattern
+// matches the task's message, else assistant/reply; ROUTES is empty as the page ships it.
+describe('Getting started: the scripted model picks a route', () => {
+  async function planFor(message: string): Promise<unknown> {
+    const [capability] = createScriptedModel().capabilities;
+    const request = { purpose: 'plan', task: { id: 't', message } } as ModelRequestConfig;
+    const { text } = (await capability?.run({ messages: [] }, request)) as { text: string };
+    return JSON.parse(text);
+  }
+
+  it('plans the first matching route, else assistant/reply, from an empty ROUTES [claim:gs-routes]', async () => {
+    expect(ROUTES).toEqual([]);
+    expect(await planFor('What time is it?')).toEqual({
+      steps: [{ pluginId: 'assistant', action: 'reply', reason: 'The user wrote.' }],
+    });
+    ROUTES.push(
+      { pattern: /\bweather\b/i, pluginId: 'weather', action: 'today' },
+      { pattern: /\btime\b/i, pluginId: 'clock', action: 'now' },
+      { pattern: /\bit\b/i, pluginId: 'other', action: 'any' },
+    );
+    try {
+      // Two entries match; the first of them wins.
+      expect(await planFor('What time is it?')).toEqual({
+        steps: [{ pluginId: 'clock', action: 'now', reason: 'A route matched.' }],
+      });
+      expect(await planFor('Hello')).toEqual({
+        steps: [{ pluginId: 'assistant', action: 'reply', reason: 'The user wrote.' }],
+      });
+    } finally {
+      ROUTES.length = 0;
     }
   });
 });

@@ -46,7 +46,7 @@ describe('runtime options', () => {
     expect(defaults.server.maxConnectionsPerClient).toBeUndefined();
   });
 
-  it('default to the figures "How a task runs" gives [claim:task-timeout-default] [claim:task-queue-full-503] [claim:task-planner-memory-limits] [claim:task-cancel-rejects-waiting] [claim:task-cost-retries] [claim:task-max-steps] [claim:task-review-policy-always] [claim:sp-limits] [claim:index-planner-history] [claim:task-stop-bounded] [claim:trig-503] [claim:trig-shutdown]', () => {
+  it('default to the figures "How a task runs" gives [claim:task-timeout-default] [claim:task-queue-full-503] [claim:task-planner-memory-limits] [claim:task-cancel-rejects-waiting] [claim:task-cost-retries] [claim:task-max-steps] [claim:task-review-policy-always] [claim:sp-limits] [claim:index-planner-history] [claim:task-stop-bounded] [claim:trig-503] [claim:trig-shutdown] [claim:gs-what-happened-queue]', () => {
     expect(optionsSchema.parse({})).toMatchObject({
       taskTimeoutMs: 120_000,
       relatedMemories: 10,

@@ -140,6 +140,70 @@ describe('npm run dev in a generated project', () => {
       await new Promise<void>((resolve) => holder.close(() => resolve()));
     }
   }, 90_000);
+  it('kills the agent 5 s after Ctrl+C, so a task still running then gets no answer [claim:gs-dev-ctrl-c-5s]', async () => {
+    const directory = path.join(work, 'my-agent');
+    await createProject({ directory, model: 'scripted', memory: 'memory', source: 'registry' });
+    const manifest = JSON.parse(await readFile(path.join(directory, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    // A stand-in entry with no dependency to install: a server whose one request is a task that
+    // answers 10 s after Ctrl+C, as a runtime draining a slow model call would.
+    await writeFile(
+      path.join(directory, 'src', 'main.ts'),
+      [
+        "import { createServer, type ServerResponse } from 'node:http';",
+        'const waiting: ServerResponse[] = [];',
+        'const server = createServer((_request, response) => waiting.push(response));',
+        "server.listen(0, '127.0.0.1', () => {",
+        '  const address = server.address();',
+        "  console.log(`listening on ${typeof address === 'object' ? address?.port : ''}`);",
+        '});',
+        "process.on('SIGINT', () => {",
+        "  console.log('stopping');",
+        '  setTimeout(() => {',
+        "    for (const response of waiting) response.end('answered');",
+        "    console.log('stopped');",
+        '    process.exit(0);',
+        '  }, 10_000);',
+        '});',
+        '',
+      ].join('\n'),
+    );
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PATH: `${ROOT_BIN}${path.delimiter}${process.env.PATH ?? ''}`,
+    };
+    let output = '';
+    const dev = spawn('sh', ['-c', manifest.scripts.dev as string], {
+      cwd: directory,
+      env,
+      detached: true,
+    });
+    child = dev;
+    dev.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    dev.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise((resolve) => dev.once('exit', resolve));
+    await waitForCount(() => output, /listening on \d+/g, 1, 30_000);
+    const port = /listening on (\d+)/.exec(output)?.[1];
+    const answer = fetch(`http://127.0.0.1:${port}/messages`, { method: 'POST' }).then(
+      async (response) => response.text(),
+      () => 'no answer',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+
+    // Ctrl+C: SIGINT to the terminal's foreground group (the shell, tsx's watcher, the entry).
+    const pressed = Date.now();
+    process.kill(-(dev.pid as number), 'SIGINT');
+    await exited;
+    const took = Date.now() - pressed;
+    // Ended by the signal: nothing left for afterEach to stop.
+    child = undefined;
+    expect(output).toContain('stopping');
+    expect(output).not.toContain('stopped');
+    expect(await answer).toBe('no answer');
+    expect(took).toBeGreaterThanOrEqual(4_500);
+    expect(took).toBeLessThan(9_000);
+  }, 90_000);
 });
 
 describe("the generated project's entry point", () => {
