@@ -152,6 +152,9 @@ export async function createProject(options: CreateProjectOptions): Promise<Crea
         `The \`@weft/*\` packages are tarballs in \`${VENDOR_DIR}/\`, packed from a clone of the Weft`,
         'repository, so this project needs nothing else from it. Once they are published, replace',
         `each \`file:${VENDOR_DIR}/...\` in \`package.json\` with \`^${ownVersion()}\` and delete \`${VENDOR_DIR}/\`.`,
+        'Until then, another Weft package (such as `@weft/model-openai` for a real model) comes from',
+        `the clone the same way: pack it there into this project's \`${VENDOR_DIR}/\` and install the tarball, as`,
+        '[Installation](https://weft-ai.github.io/docs/installation/) shows; the registry does not have it yet.',
       ].join('\n');
     } else {
       dependencies = Object.fromEntries(weftPackages.map((pkg) => [pkg, `^${ownVersion()}`]));

@@ -471,6 +471,9 @@ describe('createProject', () => {
     });
     const readme = await readFile(path.join(directory, 'README.md'), 'utf8');
     expect(readme).toContain(`with \`^${version}\``);
+    // A package it lacks, such as a real model's, is not on the registry yet: the README says
+    // where it comes from instead.
+    expect(readme).toMatch(/`@weft\/model-openai`[^]*pack it there into this project's `vendor\/`/);
   }, 60_000);
 
   it('stops packing and leaves nothing behind when its signal is aborted [claim:create-weft-readme-nothing-left] [claim:tsdoc-create-project-nothing-behind]', async () => {
