@@ -880,6 +880,26 @@ describe('ServerManager', () => {
     expect(lines.filter((line) => line.msg === 'request refused')).toHaveLength(2);
   });
 
+  it('answers a WeftError made with a 4xx status and no expose option with its message, and logs no request refused line [claim:obs-request-refused-weft-4xx]', async () => {
+    const { logger, lines } = capturingLogger();
+    const server = await serve(
+      throwingRoutes({
+        '/weft': new WeftError('WEFT_INVALID_SPACE', 'space "a b" has a space in it', {
+          status: 400,
+        }),
+      }),
+      {},
+      logger,
+    );
+    const response = await post(`${server.url}/weft`, '{}');
+    expect(response.status).toBe(400);
+    const body = await errorBody(response);
+    expect(body).toMatchObject({ status: 400, code: 'WEFT_INVALID_SPACE' });
+    expect(body.message).toMatch(/^space "a b" has a space in it/);
+    expect(lines.filter((line) => line.msg === 'request refused')).toEqual([]);
+    expect(lines.filter((line) => line.msg === 'request failed')).toEqual([]);
+  });
+
   it("points a WeftError's answer at its own docsUrl, and a foreign 4xx code at none [claim:triggers-error-body-docs-url]", async () => {
     const failures: Record<string, unknown> = {
       '/own-docs': new WeftError('WEFT_INVALID_SPACE', 'bad space', {

@@ -465,7 +465,7 @@ describe('Runtime start', () => {
     ]);
   });
 
-  it("rejects a start held past stop() as the stop ends, and no longer times it: the held init's end, even past startTimeoutMs, is logged as the rollback of the abandoned start [claim:obs-rollback-held-timeout] [claim:task-stop-hung-start]", async () => {
+  it("rejects a start held past stop() as the stop ends, and no longer times it: the held init's end, even past startTimeoutMs, is logged as the rollback of the abandoned start [claim:obs-rollback-held-timeout] [claim:task-stop-hung-start] [claim:obs-runtime-stopped-held-start]", async () => {
     const { entered, release, hold } = heldWait();
     const events: string[] = [];
     const { logger, lines } = capturingLogger();
@@ -500,6 +500,44 @@ describe('Runtime start', () => {
       'runtime stopped',
     ]);
     expect(lines[2]).toMatchObject({ level: 50, code: 'WEFT_RUNTIME_STOPPED' });
+    expect(runtime.status).toBe('stopped');
+  });
+
+  it('rejects a start held past stop() with no cause when the stop ends; an init that then fails is named only in the rollback line, followed by a second "runtime stopped" [claim:obs-rollback-held-failure] [claim:obs-runtime-stopped-held-start]', async () => {
+    const { entered, release, hold } = heldWait();
+    const events: string[] = [];
+    const { logger, lines } = capturingLogger();
+    const runtime = await loggingRuntime(events, {
+      plugins: [
+        new TestPlugin('weather', {
+          events,
+          init: async () => {
+            await hold();
+            throw new Error('weather service refused the key');
+          },
+        }),
+      ],
+      options: { logger },
+    });
+    const started = errorOf(runtime.start());
+    await entered.promise;
+    await runtime.stop();
+    const error = await started;
+    expect(error.code).toBe('WEFT_RUNTIME_STOPPED');
+    expect(error.cause).toBeUndefined();
+    const stopped = () => lines.filter((line) => line.msg === 'runtime stopped');
+    expect(stopped()).toHaveLength(1);
+
+    release.resolve();
+    await waitFor(() => stopped().length === 2);
+    const rollbacks = lines.filter((line) => line.msg === 'runtime failed to start; rolling back');
+    expect(rollbacks).toEqual([
+      expect.objectContaining({ level: 50, code: 'WEFT_RUNTIME_STOPPED' }),
+    ]);
+    expect(rollbacks[0]?.error).toContain('weather service refused the key');
+    expect(lines.map((line) => line.msg).at(-1)).toBe('runtime stopped');
+    // start() had rejected already: the failure did not become its cause afterwards.
+    expect(error.cause).toBeUndefined();
     expect(runtime.status).toBe('stopped');
   });
 
