@@ -852,6 +852,26 @@ describe('Runtime.init configuration checks', () => {
       '- models: list at least one model provider (one must offer "text-generation")',
       '- options: Unrecognized key: "maxStep"',
     ]);
+    // A bad WEFT_LOG_LEVEL, read when no logger is given, is listed beside them.
+    const saved = process.env.WEFT_LOG_LEVEL;
+    process.env.WEFT_LOG_LEVEL = 'loud';
+    let withLevel: string;
+    try {
+      withLevel = await initError({
+        models: [],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [new TestPlugin('first'), new TestPlugin('first')],
+      });
+    } finally {
+      if (saved === undefined) delete process.env.WEFT_LOG_LEVEL;
+      else process.env.WEFT_LOG_LEVEL = saved;
+    }
+    expect(
+      withLevel
+        .split('\n')
+        .slice(1)
+        .map((line) => line.split(':')[0]),
+    ).toEqual(['- models', '- WEFT_LOG_LEVEL']);
     // Once the list is fixed, the plugins' and the limits' problems come out.
     const fixed = await initError(config([new ScriptedModelProvider()]));
     expect(fixed).toContain('plugin "first": another plugin already has this id');
