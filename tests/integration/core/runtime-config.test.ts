@@ -823,6 +823,62 @@ describe('Runtime.init configuration checks', () => {
     for (const line of lines) expect(line).toMatch(owner);
   });
 
+  it('lists only the malformed list and the options while the model providers are malformed, and the plugins once they are fixed [claim:errors-invalid-config-malformed-lists]', async () => {
+    const config = (models: RuntimeConfig['models']): RuntimeConfig =>
+      base({
+        models,
+        plugins: [
+          new TestPlugin('first'),
+          new TestPlugin('first'),
+          new TestPlugin('poet', { templates: { verse: 'Roses {% if %}' } }),
+        ],
+        options: {
+          logger: silentLogger,
+          bulkhead: { limits: { 'plugin:nowhere': 1 } },
+          ...({ maxStep: 3 } as object),
+        },
+      });
+    // Two providers with one id: the registry checks do not run.
+    const malformed = await initError(
+      config([new ScriptedModelProvider(), new ScriptedModelProvider()]),
+    );
+    expect(malformed.split('\n').slice(1)).toEqual([
+      '- model "scripted": two providers share this id; give each a unique id',
+      '- options: Unrecognized key: "maxStep"',
+    ]);
+    // No provider at all: the same.
+    const empty = await initError(config([]));
+    expect(empty.split('\n').slice(1)).toEqual([
+      '- models: list at least one model provider (one must offer "text-generation")',
+      '- options: Unrecognized key: "maxStep"',
+    ]);
+    // A bad WEFT_LOG_LEVEL, read when no logger is given, is listed beside them.
+    const saved = process.env.WEFT_LOG_LEVEL;
+    process.env.WEFT_LOG_LEVEL = 'loud';
+    let withLevel: string;
+    try {
+      withLevel = await initError({
+        models: [],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [new TestPlugin('first'), new TestPlugin('first')],
+      });
+    } finally {
+      if (saved === undefined) delete process.env.WEFT_LOG_LEVEL;
+      else process.env.WEFT_LOG_LEVEL = saved;
+    }
+    expect(
+      withLevel
+        .split('\n')
+        .slice(1)
+        .map((line) => line.split(':')[0]),
+    ).toEqual(['- models', '- WEFT_LOG_LEVEL']);
+    // Once the list is fixed, the plugins' and the limits' problems come out.
+    const fixed = await initError(config([new ScriptedModelProvider()]));
+    expect(fixed).toContain('plugin "first": another plugin already has this id');
+    expect(fixed).toContain('plugin "poet": PromptRegistry: template "poet/verse" does not parse');
+    expect(fixed).toContain('options.bulkhead.limits["plugin:nowhere"]');
+  });
+
   it('names the providers and plugins that options name but do not exist, beside a wrong option [claim:philo-init-one-error] [claim:cfg-init-checks-all]', async () => {
     const message = await initError(
       base({
