@@ -1355,6 +1355,17 @@ describe('ServerManager', () => {
   });
 
   describe('timeouts and stop()', () => {
+    const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    /** Answers 200 ms after its request arrives: a request still open when a stop begins. */
+    const quickRoute = route({
+      method: 'GET',
+      path: '/quick',
+      handler: async (_request, response) => {
+        await wait(200);
+        response.json({ finished: true });
+      },
+    });
+
     it('stop() closes a connection that drips header lines, within the grace [claim:trig-stop-grace]', async () => {
       const server = await serve([echo], { stopGraceMs: 300 });
       const socket = connect(server.port as number, '127.0.0.1');
@@ -1380,17 +1391,9 @@ describe('ServerManager', () => {
     });
 
     it('lets a request open at stop() finish within stopGraceMs, and closes one still open after it without an answer [claim:trig-stop-grace]', async () => {
-      const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
       const server = await serve(
         [
-          route({
-            method: 'GET',
-            path: '/quick',
-            handler: async (_request, response) => {
-              await wait(200);
-              response.json({ finished: true });
-            },
-          }),
+          quickRoute,
           route({
             method: 'GET',
             path: '/slow',
@@ -1428,20 +1431,7 @@ describe('ServerManager', () => {
     });
 
     it('ends a stop soon after the last open request is answered, closing its keep-alive connection then rather than at stopGraceMs [claim:trig-stop-grace]', async () => {
-      const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-      const server = await serve(
-        [
-          route({
-            method: 'GET',
-            path: '/quick',
-            handler: async (_request, response) => {
-              await wait(200);
-              response.json({ finished: true });
-            },
-          }),
-        ],
-        { stopGraceMs: 3_000 },
-      );
+      const server = await serve([quickRoute], { stopGraceMs: 3_000 });
       const socket = connect(server.port as number, '127.0.0.1');
       let received = '';
       socket.on('data', (chunk) => (received += String(chunk)));
