@@ -852,7 +852,7 @@ describe('PromptRegistry with function templates', () => {
 
   it('fails a liquid render that would allocate past its memory limit, or run past one second, with WEFT_TEMPLATE_RENDER_FAILED [claim:liq-render-limits] [claim:errors-template-render-limits]', async () => {
     expect(LIQUID_RENDER_LIMIT_MS).toBe(1_000);
-    expect(LIQUID_MEMORY_LIMIT).toBe(100_000_000);
+    expect(LIQUID_MEMORY_LIMIT).toBe(10_000_000);
     const prompts = new PromptRegistry();
     prompts.register('chat', 'range', '{% for i in (1..n) %}x{% endfor %}');
     prompts.register(
@@ -860,10 +860,17 @@ describe('PromptRegistry with function templates', () => {
       'nested',
       '{% for i in (1..n) %}{% for j in (1..n) %}{% endfor %}{% endfor %}',
     );
-    // A billion-item range is refused before it is made.
-    const large = await errorOf(prompts.render('chat/range', { n: 1_000_000_000 }));
+    // A range one item past the memory limit is refused before it is made.
+    const large = await errorOf(prompts.render('chat/range', { n: LIQUID_MEMORY_LIMIT + 1 }));
     expect(large.code).toBe('WEFT_TEMPLATE_RENDER_FAILED');
     expect(large.message).toContain('memory alloc limit exceeded');
+    // The largest range allowed is made in full before the time is checked again, so it stops at
+    // the time limit plus the time the list takes to make: under a second on a quiet machine
+    // (a limit of 100,000,000 items, before, ran nearly four seconds).
+    const rangeStarted = performance.now();
+    const largest = await errorOf(prompts.render('chat/range', { n: LIQUID_MEMORY_LIMIT }));
+    expect(largest.message).toContain('template render limit exceeded');
+    expect(performance.now() - rangeStarted).toBeLessThan(LIQUID_RENDER_LIMIT_MS + 2_000);
     // Ten billion empty turns fit the memory limit, not the time limit.
     const started = performance.now();
     const slow = await errorOf(prompts.render('chat/nested', { n: 100_000 }));

@@ -47,9 +47,12 @@ export const LIQUID_RENDER_LIMIT_MS = 1_000;
 
 /**
  * Most that one liquid render may allocate, in liquidjs's count (characters of the strings and
- * items of the lists it makes), so that a range or a filter cannot exhaust the memory.
+ * items of the lists it makes), so that a range or a filter cannot exhaust the memory. It also
+ * bounds the time limit's overshoot: liquidjs makes a range's whole list before the loop's first
+ * turn, where the time is next checked, so the largest range allowed must be quick to make. Ten
+ * million characters is more text than any model's context holds.
  */
-export const LIQUID_MEMORY_LIMIT = 100_000_000;
+export const LIQUID_MEMORY_LIMIT = 10_000_000;
 
 /**
  * The liquid engine of every registry, once {@link loadLiquid} has made it. All registries use
