@@ -135,6 +135,26 @@ describe('Runtime.accept', () => {
       runtime.dispatch({ pluginId: 'echo', triggerId: 'test', space: 'a' }),
     ).rejects.toMatchObject({ code: 'WEFT_SHUTTING_DOWN', status: 503 });
   });
+  it('begins each refusal with the method that was called, accept or dispatch', async () => {
+    const { runtime } = await startedRuntime();
+    const refusals = async (event: Parameters<typeof runtime.accept>[0]) => [
+      ((await runtime.accept(event).catch((error: unknown) => error)) as Error).message,
+      ((await runtime.dispatch(event).catch((error: unknown) => error)) as Error).message,
+    ];
+    expect(await refusals({ pluginId: 'echo', triggerId: 'test', space: 'no space' })).toEqual([
+      expect.stringMatching(/^Runtime\.accept: invalid space id "no space"/),
+      expect.stringMatching(/^Runtime\.dispatch: invalid space id "no space"/),
+    ]);
+    expect(await refusals({ pluginId: 'nobody', triggerId: 'test', space: 'a' })).toEqual([
+      expect.stringMatching(/^Runtime\.accept: no plugin "nobody" is registered/),
+      expect.stringMatching(/^Runtime\.dispatch: no plugin "nobody" is registered/),
+    ]);
+    await runtime.stop();
+    expect(await refusals({ pluginId: 'echo', triggerId: 'test', space: 'a' })).toEqual([
+      expect.stringMatching(/^Runtime\.accept: the runtime is stopping/),
+      expect.stringMatching(/^Runtime\.dispatch: the runtime is stopping/),
+    ]);
+  });
 });
 
 describe('the queue bound with a coordinator', () => {

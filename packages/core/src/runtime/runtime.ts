@@ -348,7 +348,7 @@ export class Runtime {
    * @claim tsdoc-runtime-dispatch-coordinator-timeout
    */
   async dispatch(event: TriggerEvent): Promise<AgentTask> {
-    return (await this.accept(event)).done;
+    return (await this.admit(event, 'Runtime.dispatch')).done;
   }
 
   /**
@@ -361,23 +361,31 @@ export class Runtime {
    * @throws As {@link Runtime.dispatch} does, and the coordinator's error when it cannot record
    * the task.
    */
-  async accept(event: TriggerEvent): Promise<{ taskId: string; done: Promise<AgentTask> }> {
+  accept(event: TriggerEvent): Promise<{ taskId: string; done: Promise<AgentTask> }> {
+    return this.admit(event, 'Runtime.accept');
+  }
+
+  /** Accepts a task for {@link Runtime.dispatch} or {@link Runtime.accept}, whose name begins its errors. */
+  private async admit(
+    event: TriggerEvent,
+    method: 'Runtime.dispatch' | 'Runtime.accept',
+  ): Promise<{ taskId: string; done: Promise<AgentTask> }> {
     const space: Space = typeof event.space === 'string' ? { id: event.space } : event.space;
     if (typeof space?.id !== 'string' || !SPACE_ID_PATTERN.test(space.id)) {
       throw new WeftError(
         'WEFT_INVALID_SPACE',
-        `Runtime.dispatch: invalid space id ${JSON.stringify(space?.id)}; use up to 200 ASCII letters, digits, '-', '_', '.' or ':', starting with a letter or digit.`,
+        `${method}: invalid space id ${JSON.stringify(space?.id)}; use up to 200 ASCII letters, digits, '-', '_', '.' or ':', starting with a letter or digit.`,
         { status: 400 },
       );
     }
     if (!this.plugins.get(event.pluginId)) {
       throw new WeftError(
         'WEFT_UNKNOWN_PLUGIN',
-        `Runtime.dispatch: no plugin "${event.pluginId}" is registered.`,
+        `${method}: no plugin "${event.pluginId}" is registered.`,
         { status: 400 },
       );
     }
-    const stopping = this.stoppingRefusal();
+    const stopping = this.stoppingRefusal(method);
     if (stopping) throw stopping;
     const refusal = this.scheduler.refusal(this.admitting);
     if (refusal) throw refusal;
@@ -396,7 +404,8 @@ export class Runtime {
     // runtime's own state is asked, not only the scheduler's.
     const scheduled = this.scheduler.refusal();
     const closed =
-      this.stoppingRefusal() ?? (scheduled?.code === 'WEFT_SHUTTING_DOWN' ? scheduled : undefined);
+      this.stoppingRefusal(method) ??
+      (scheduled?.code === 'WEFT_SHUTTING_DOWN' ? scheduled : undefined);
     if (this.coordinator && ticket !== undefined && closed) {
       await this.coordinator.release(space.id, ticket, 'finished');
       throw closed;
@@ -412,13 +421,13 @@ export class Runtime {
    * leaves the phase `starting` until the start rolls back, and a task accepted meanwhile would
    * only be cancelled.
    */
-  private stoppingRefusal(): WeftError | undefined {
+  private stoppingRefusal(method: string): WeftError | undefined {
     if (!this.stopRequested && this.phase !== 'stopping' && this.phase !== 'stopped') {
       return undefined;
     }
     return new WeftError(
       'WEFT_SHUTTING_DOWN',
-      'Runtime.dispatch: the runtime is stopping and accepts no new tasks.',
+      `${method}: the runtime is stopping and accepts no new tasks.`,
       { status: 503, expose: true },
     );
   }
