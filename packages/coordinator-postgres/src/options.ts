@@ -109,12 +109,20 @@ const OPTION_NAMES: ReadonlySet<string> = new Set<keyof PostgresSpaceCoordinator
   'logger',
 ]);
 
+/**
+ * One line as pino writes it (its level numbers: 40 warn, 50 error, and `time` in milliseconds),
+ * so a log pipeline that filters the runtime's lines by level also catches the coordinator's.
+ */
+function writeStderrLine(level: 40 | 50, details: Record<string, unknown>, message: string): void {
+  process.stderr.write(
+    `${JSON.stringify({ level, time: Date.now(), ...details, msg: message })}\n`,
+  );
+}
+
 const stderrLogger: CoordinatorLogger = {
   info: () => undefined,
-  warn: (details, message) =>
-    process.stderr.write(`${JSON.stringify({ level: 'warn', ...details, msg: message })}\n`),
-  error: (details, message) =>
-    process.stderr.write(`${JSON.stringify({ level: 'error', ...details, msg: message })}\n`),
+  warn: (details, message) => writeStderrLine(40, details, message),
+  error: (details, message) => writeStderrLine(50, details, message),
 };
 
 /**
