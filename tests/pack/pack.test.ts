@@ -7,6 +7,7 @@
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import ts from 'typescript';
@@ -304,6 +305,78 @@ describe('the packed @weft/core tarball', () => {
       );
       const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
       const result = await run(process.execPath, [tsc, '-p', project]).then(
+        () => '',
+        (error: { stdout?: string }) => error.stdout ?? String(error),
+      );
+      expect(result).toBe('');
+    },
+    TIMEOUT,
+  );
+
+  // Last: it installs express and its types into the project the tests above share.
+  it.skipIf(process.env[EXPECTED_NODE_MAJOR_ENV] !== undefined)(
+    "declares @weft/core/node with express's types, an optional peer, and type-checks a consumer with skipLibCheck off once they are installed [claim:install-types-express]",
+    async () => {
+      const installed = path.join(project, 'node_modules/@weft/core');
+      const manifest = JSON.parse(await readFile(path.join(installed, 'package.json'), 'utf8')) as {
+        peerDependencies: Record<string, string>;
+        peerDependenciesMeta: Record<string, { optional?: boolean }>;
+      };
+      expect(manifest.peerDependenciesMeta['@types/express']?.optional).toBe(true);
+      // Without these declarations, TypeScript has no types for this import: TS7016 where express
+      // is installed, TS2307 where it is not.
+      expect(await readFile(path.join(installed, 'dist/node.d.ts'), 'utf8')).toMatch(
+        /^import \{[^}]*\} from 'express';$/m,
+      );
+      // The versions the core's own development install resolved (express 5; the root's
+      // node_modules hold express 4 for the site's tooling).
+      const coreRequire = createRequire(path.join(coreDir, 'package.json'));
+      const versionOf = async (name: string) =>
+        (
+          JSON.parse(await readFile(coreRequire.resolve(`${name}/package.json`), 'utf8')) as {
+            version: string;
+          }
+        ).version;
+      await run(
+        'npm',
+        [
+          'install',
+          '--no-audit',
+          '--no-fund',
+          '--prefer-offline',
+          `express@${await versionOf('express')}`,
+          `@types/express@${await versionOf('@types/express')}`,
+        ],
+        { cwd: project },
+      );
+      expect(manifest.peerDependencies['@types/express']).toBe(
+        JSON.parse(await readFile(path.join(coreDir, 'package.json'), 'utf8')).peerDependencies[
+          '@types/express'
+        ],
+      );
+      await writeFile(
+        path.join(project, 'server.mts'),
+        "import { serverOf, ServerManager } from '@weft/core/node';\nexport const parts = [serverOf, ServerManager] as const;\nexport const use = (manager: ServerManager) => manager.app.use;\n",
+      );
+      await writeFile(
+        path.join(project, 'tsconfig.server.json'),
+        JSON.stringify({
+          compilerOptions: {
+            module: 'NodeNext',
+            moduleResolution: 'NodeNext',
+            target: 'ES2022',
+            strict: true,
+            noEmit: true,
+            skipLibCheck: false,
+            types: ['node'],
+          },
+          files: ['server.mts'],
+        }),
+      );
+      const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
+      const result = await run(process.execPath, [tsc, '-p', 'tsconfig.server.json'], {
+        cwd: project,
+      }).then(
         () => '',
         (error: { stdout?: string }) => error.stdout ?? String(error),
       );
