@@ -418,7 +418,7 @@ describe('bulkheads', () => {
 });
 
 describe('bulkhead slots and deadlines', () => {
-  it('keeps a hung call’s slot once its task timed out, for at most taskTimeoutMs more, and then the next call runs [claim:prod-bulkhead-slot-back] [claim:task-hung-store-others-run]', async () => {
+  it('keeps a hung call’s slot once its task timed out, for at most taskTimeoutMs more, and then the next call runs [claim:prod-bulkhead-slot-back] [claim:task-hung-store-others-run] [claim:task-timeout-plugin-slot]', async () => {
     let hangs = true;
     const forecast = recordingExecutor('forecast', () => {
       if (!hangs) return { success: true };
