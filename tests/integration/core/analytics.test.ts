@@ -432,7 +432,7 @@ describe('Runtime analytics', () => {
     ['rejects', false],
     ['succeeds', true],
   ])(
-    'reports a step that %s after its task timed out to onStep after onTaskEnd, and counts it as run [claim:obs-tracker-late-step]',
+    'reports a step that %s after its task timed out to onStep after onTaskEnd, and counts it as run [claim:obs-tracker-late-step] [claim:task-timeout-late-step-analytics]',
     async (_outcome, succeeds) => {
       const events: string[] = [];
       let lateStep: () => void = () => undefined;
@@ -453,6 +453,7 @@ describe('Runtime analytics', () => {
       });
       expect(finished.status).toBe('failed');
       expect(finished.steps).toEqual([]);
+      expect(finished.chain.some((item) => item.action === 'slow')).toBe(false);
       await reported;
       await runtime.stop();
       expect(events).toEqual(['end failed', `step slow ${succeeds}`]);
@@ -463,7 +464,7 @@ describe('Runtime analytics', () => {
     },
   );
 
-  it('reports a step that ends while its timed-out task’s chain is being stored to onStep before onTaskEnd [claim:obs-tracker-late-step]', async () => {
+  it('reports a step that ends while its timed-out task’s chain is being stored to onStep before onTaskEnd [claim:obs-tracker-late-step] [claim:task-timeout-late-step-analytics]', async () => {
     const events: string[] = [];
     // The chain is stored well after the late step has ended, and onTaskEnd waits for it.
     class SlowChainMemory extends InMemoryMemoryProvider {
@@ -487,6 +488,7 @@ describe('Runtime analytics', () => {
     await runtime.stop();
     expect(finished.status).toBe('failed');
     expect(finished.steps).toEqual([]);
+    expect(finished.chain.some((item) => item.action === 'slow')).toBe(false);
     expect(events).toEqual(['chain storing', 'step slow true', 'end failed']);
     expect(runtime.analytics.snapshot().steps).toEqual({ executed: 1, failed: 0 });
   });

@@ -418,7 +418,7 @@ describe('bulkheads', () => {
 });
 
 describe('bulkhead slots and deadlines', () => {
-  it('keeps a hung call’s slot once its task timed out, for at most taskTimeoutMs more, and then the next call runs [claim:prod-bulkhead-slot-back] [claim:task-hung-store-others-run]', async () => {
+  it('keeps a hung call’s slot once its task timed out, for at most taskTimeoutMs more, and then the next call runs [claim:prod-bulkhead-slot-back] [claim:task-hung-store-others-run] [claim:task-timeout-plugin-slot]', async () => {
     let hangs = true;
     const forecast = recordingExecutor('forecast', () => {
       if (!hangs) return { success: true };
@@ -427,8 +427,10 @@ describe('bulkhead slots and deadlines', () => {
     });
     const { runtime } = await weatherRuntime(forecast, {
       shutdown: 'cancel',
-      taskTimeoutMs: 300,
-      bulkhead: { limits: { 'plugin:weather': 1 }, maxWaitMs: 100 },
+      // The hung call's slot is held for 2 s after its task ended; the next step's wait of
+      // 300 ms ends well inside that, even on a loaded machine.
+      taskTimeoutMs: 2_000,
+      bulkhead: { limits: { 'plugin:weather': 1 }, maxWaitMs: 300 },
     });
     const [hung] = dispatchAll(runtime, 1, 'forecast');
     expect((await hung)?.chain.at(-1)?.error).toContain('[WEFT_TASK_TIMEOUT]');
@@ -437,9 +439,10 @@ describe('bulkhead slots and deadlines', () => {
     // step gets no slot.
     const [refused] = dispatchAll(runtime, 1, 'forecast');
     expect((await refused)?.chain.at(-1)?.error).toContain('[WEFT_BULKHEAD_FULL]');
-    expect(performance.now() - ended).toBeLessThan(300);
-    // taskTimeoutMs after its task ended, the hung call no longer counts.
-    await new Promise((resolve) => setTimeout(resolve, 400 - (performance.now() - ended)));
+    expect(performance.now() - ended).toBeLessThan(2_000);
+    // taskTimeoutMs after its task ended (its timer was set before `ended`, and timers only run
+    // late), the hung call no longer counts.
+    await new Promise((resolve) => setTimeout(resolve, 2_500 - (performance.now() - ended)));
     const [next] = dispatchAll(runtime, 1, 'forecast');
     expect((await next)?.status).toBe('completed');
     expect(forecast.calls).toHaveLength(2);

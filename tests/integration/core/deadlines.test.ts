@@ -112,6 +112,50 @@ describe('task deadline', () => {
     await waitFor(() => order.includes('end first'));
   });
 
+  it("keeps the plugin's one slot for an executor that ignored its task's timeout: with one worker, the plugin's next step waits for it and fails with WEFT_BULKHEAD_FULL [claim:task-timeout-plugin-slot]", async () => {
+    const released = deferred();
+    const calls: string[] = [];
+    const writes = recordingExecutor('write', async (task) => {
+      const name = task.trigger.message ?? '';
+      calls.push(name);
+      // Ignores its signal, and returns only when the test lets it.
+      if (name === 'first') await released.promise;
+      return { success: true };
+    });
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('state', { executors: [writes] })],
+      responses: planner(['state', 'write']),
+      // No bulkhead limits are set: one worker gives each plugin one slot. The slot of a call
+      // whose task ended is held for taskTimeoutMs more at most (2 s here), well past the next
+      // step's wait of 500 ms.
+      options: {
+        taskTimeoutMs: 2_000,
+        pipelineReview: 'never',
+        scheduler: { concurrency: 1 },
+        bulkhead: { maxWaitMs: 500 },
+      },
+    });
+    const dispatch = (message: string, space: string) =>
+      runtime.dispatch({ pluginId: 'state', triggerId: 'message', space, message });
+    const first = await dispatch('first', 'a');
+    expect(first.chain.at(-1)?.error).toContain('[WEFT_TASK_TIMEOUT]');
+    // Another space, so nothing but the plugin's slot stands in its way.
+    const second = await dispatch('second', 'b');
+    expect(second.status).toBe('failed');
+    expect(second.chain.at(-1)).toMatchObject({
+      type: 'error',
+      pluginId: 'state',
+      action: 'write',
+    });
+    expect(second.chain.at(-1)?.error).toContain('[WEFT_BULKHEAD_FULL]');
+    expect(second.chain.at(-1)?.error).toContain('plugin:state');
+    expect(calls).toEqual(['first']);
+    // Once the ignored executor returns, its slot is free again.
+    released.resolve();
+    const third = await dispatch('third', 'c');
+    expect(third.status).toBe('completed');
+    expect(calls).toEqual(['first', 'third']);
+  });
   it("starts the space's next task after a timeout only once the timed-out task's chain is stored [claim:wp-lanes] [claim:wp-deadline-frees]", async () => {
     const events: string[] = [];
     /** Stores the first chain 300 ms late, and notes when each memory is stored. */
