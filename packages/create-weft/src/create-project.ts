@@ -22,6 +22,7 @@ import { assertProjectName } from './project-name.js';
 import { renderProject } from './templates.js';
 import {
   findWorkspaceRoot,
+  isWeftClone,
   OTHER_DEPENDENCIES,
   ownVersion,
   packWorkspacePackages,
@@ -97,7 +98,8 @@ export interface CreatedProject {
  * @returns What was written.
  * @throws {@link CreateWeftError} when the name is not one npm accepts for a new package, the
  * folder is a file, a folder that is not empty or a symbolic link that leads to no folder, or
- * `source: 'workspace'` is asked for outside a clone; the signal's reason once it is aborted;
+ * `source: 'workspace'` is asked for outside a clone or with a `workspaceRoot` that is no clone;
+ * the signal's reason once it is aborted;
  * and whatever packing or writing fails with (the staging folder is removed first, in every
  * case).
  * @claim tsdoc-create-project-refusals
@@ -116,6 +118,17 @@ export async function createProject(options: CreateProjectOptions): Promise<Crea
     throw new CreateWeftError(
       'WEFT_CREATE_NO_WORKSPACE',
       'source "workspace": this create-weft does not run from a Weft clone; fix: run it from a clone, or use the registry',
+    );
+  }
+  // A root given by the caller is checked as the one found is, before anything is written.
+  if (
+    source === 'workspace' &&
+    options.workspaceRoot !== undefined &&
+    !isWeftClone(workspaceRoot as string)
+  ) {
+    throw new CreateWeftError(
+      'WEFT_CREATE_NO_WORKSPACE',
+      `source "workspace": workspaceRoot ${JSON.stringify(options.workspaceRoot)} is not a clone of the Weft repository (its package.json has no packages/core workspace of @weft/core); fix: give the clone's root folder, or use the registry`,
     );
   }
 

@@ -39,7 +39,7 @@ export const CREATE_ERRORS = {
     /** @claim errors-create-invalid-arguments */
     WEFT_CREATE_INVALID_ARGUMENTS: {
       summary: 'The command line was given an unknown option, a bad choice, or no folder.',
-      raisedBy: 'the `create-weft` command, `parseArguments`',
+      raisedBy: 'the `create-weft` command',
       raisers: ['create-weft/src/arguments.ts#parseArguments', 'create-weft/src/cli.ts#complete'],
       cause:
         'an option `create-weft` does not know or one given without its value, a `--model` or `--memory` that is not one of the choices, more than one folder, an option npm 11 or earlier kept for itself because it came before `--` (`npm create weft@latest my-agent --model openai`; npm 12 refuses such an option itself, with `EUNKNOWNCONFIG`, before `create-weft` runs), or, off a terminal where nothing can be asked, no folder at all.',
@@ -63,17 +63,18 @@ export const CREATE_ERRORS = {
         'the path given for the project is a file, a folder that already holds something, or a symbolic link that leads to no folder (one that leads to an empty folder fills that folder); `create-weft` never writes over files.',
       fix: 'choose a new folder name, or empty the folder first.',
     },
+    /** @claim errors-create-no-workspace */
     WEFT_CREATE_NO_WORKSPACE: {
       summary: 'Packages from the workspace were asked for outside a Weft clone.',
       raisedBy: '`createProject`',
       raisers: ['create-weft/src/create-project.ts#createProject'],
       cause:
-        '`createProject` was given `source: "workspace"`, which packs the Weft packages of the clone it runs from, but this `create-weft` does not run from a clone of the Weft repository.',
-      fix: 'run it from a clone (`npm run create-agent`), or leave `source` out to install from the registry.',
+        '`createProject` was given `source: "workspace"`, which packs the Weft packages of a clone of the Weft repository, but this `create-weft` does not run from a clone, or the `workspaceRoot` it was given is not the root of one.',
+      fix: 'run it from a clone (`npm run create-agent`), give `workspaceRoot` the folder of a clone, or leave `source` out to install from the registry.',
     },
     WEFT_CREATE_INSTALL_FAILED: {
       summary: 'The package manager could not install the project’s dependencies.',
-      raisedBy: '`installDependencies`, the `create-weft` command',
+      raisedBy: 'the `create-weft` command',
       raisers: ['create-weft/src/install-dependencies.ts#installDependencies'],
       cause:
         'the package manager that ran `create-weft` could not be started, exited with an error, or did not finish in time. The project itself was written.',

@@ -48,14 +48,31 @@ export function ownVersion(): string {
  */
 export function findWorkspaceRoot(packageDir = PACKAGE_DIR): string | undefined {
   const root = path.resolve(packageDir, '../..');
-  const core = path.join(root, 'packages/core/package.json');
-  const rootManifest = path.join(root, 'package.json');
-  if (!existsSync(core) || !existsSync(rootManifest)) return undefined;
-  const { name } = JSON.parse(readFileSync(core, 'utf8')) as { name?: string };
-  const { workspaces } = JSON.parse(readFileSync(rootManifest, 'utf8')) as {
-    workspaces?: string[];
-  };
-  return name === '@weft/core' && workspaces?.includes('packages/core') ? root : undefined;
+  return isWeftClone(root) ? root : undefined;
+}
+
+/**
+ * Whether `root` is the root of a clone of the Weft repository: its package.json names
+ * packages/core among its workspaces, and packages/core/package.json is `@weft/core`.
+ *
+ * @param root - The folder to look at.
+ * @returns `false` also when either file is missing or is not JSON.
+ */
+export function isWeftClone(root: string): boolean {
+  try {
+    const core = path.join(root, 'packages/core/package.json');
+    const rootManifest = path.join(root, 'package.json');
+    if (!existsSync(core) || !existsSync(rootManifest)) return false;
+    const { name } = JSON.parse(readFileSync(core, 'utf8')) as { name?: string };
+    const { workspaces } = JSON.parse(readFileSync(rootManifest, 'utf8')) as {
+      workspaces?: unknown;
+    };
+    return (
+      name === '@weft/core' && Array.isArray(workspaces) && workspaces.includes('packages/core')
+    );
+  } catch {
+    return false;
+  }
 }
 
 /** One tarball {@link packWorkspacePackages} wrote, as `npm pack --json` describes it. */

@@ -443,6 +443,34 @@ describe('createProject', () => {
     expect((await readdir(work)).sort()).toEqual(['fake-clone']);
   }, 60_000);
 
+  it('refuses with WEFT_CREATE_NO_WORKSPACE a workspaceRoot that is no clone, before writing anything [claim:errors-create-no-workspace] [claim:tsdoc-create-project-refusals]', async () => {
+    const notAClone = path.join(work, 'not-a-clone');
+    await mkdir(notAClone);
+    const directory = path.join(work, 'my-agent');
+    const refusal = createProject({
+      directory,
+      model: 'scripted',
+      memory: 'memory',
+      source: 'workspace',
+      workspaceRoot: notAClone,
+    });
+    await expect(refusal).rejects.toThrow(CreateWeftError);
+    await expect(refusal).rejects.toMatchObject({ code: 'WEFT_CREATE_NO_WORKSPACE' });
+    await expect(refusal).rejects.toThrow(/workspaceRoot ".*not-a-clone" is not a clone/);
+    expect(await readdir(work)).toEqual(['not-a-clone']);
+    // A fake clone passes the check (packing it is another test's subject).
+    const fakeRoot = await writeFakeClone({ version: ownVersion() });
+    const error = await createProject({
+      directory,
+      model: 'scripted',
+      memory: 'memory',
+      source: 'workspace',
+      workspaceRoot: fakeRoot,
+      signal: AbortSignal.abort(new Error('stop here')),
+    }).catch((caught: unknown) => caught);
+    expect((error as Error).message).toBe('stop here');
+  });
+
   it('makes a project written from a clone depend on tarballs in vendor/, its README naming the ^version to use once published [claim:stability-generated-vendor]', async () => {
     // A clone whose two packages have a fresh build: packing needs no build, only `npm pack`.
     const version = ownVersion();

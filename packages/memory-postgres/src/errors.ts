@@ -42,7 +42,7 @@ export const POSTGRES_ERRORS = {
     WEFT_POSTGRES_INVALID_OPTIONS: {
       summary: "The constructor's options are missing or invalid.",
       raisedBy: '`new PostgresMemoryProvider`',
-      raisers: ['memory-postgres/src/options.ts#invalid'],
+      raisers: ['memory-postgres/src/options.ts#invalidFor'],
       cause:
         "the constructor's options are missing or invalid: an option name it does not know (a misspelt one), a `connectionString` that is not a `postgres://` URL, a `schema` that is not a plain identifier or starts with `pg_`, an empty or blank `id`, a `pool` that is not an object or has an unknown key, a `pool.max` that is not a positive integer, or a timeout that is not a whole number of milliseconds from 1 (0 for `reconnectTimeoutMs`) to 2,147,483,647 (about 24 days; 2,147,482,647 for `statementTimeoutMs`, which the client waits a second past). The message never repeats the connection string, which may hold a password.",
       fix: 'the message names the option and what it must be.',

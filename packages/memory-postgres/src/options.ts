@@ -106,8 +106,6 @@ export const DEFAULT_ID = 'postgres';
 /** The schema used when the options give none. */
 export const DEFAULT_SCHEMA = 'public';
 
-const PREFIX = 'PostgresMemoryProvider:';
-
 /**
  * Every top-level option the constructor knows, checked at compile time against
  * {@link PostgresMemoryProviderOptions}; any other name, most likely a misspelt one, is refused.
@@ -132,11 +130,29 @@ const MAX_TIMER_MS = 0x7fffffff;
  */
 export const CLIENT_GRACE_MS = 1000;
 
-function invalid(message: string): never {
-  throw new PostgresMemoryProviderError('WEFT_POSTGRES_INVALID_OPTIONS', `${PREFIX} ${message}`);
+/** Throws `WEFT_POSTGRES_INVALID_OPTIONS` with a message that starts with the provider's name. */
+type Invalid = (message: string) => never;
+
+/**
+ * How an options error names the provider: by its id when the options give a valid one, as every
+ * later error does, so the message tells which of several providers is misconfigured.
+ */
+function invalidFor(options: unknown): Invalid {
+  const given: unknown =
+    options !== null && typeof options === 'object' && !Array.isArray(options)
+      ? (options as { id?: unknown }).id
+      : undefined;
+  const prefix =
+    typeof given === 'string' && given.trim() !== ''
+      ? `PostgresMemoryProvider "${given}":`
+      : 'PostgresMemoryProvider:';
+  return (message: string): never => {
+    throw new PostgresMemoryProviderError('WEFT_POSTGRES_INVALID_OPTIONS', `${prefix} ${message}`);
+  };
 }
 
 function milliseconds(
+  invalid: Invalid,
   name: string,
   value: unknown,
   minimum: number,
@@ -156,7 +172,7 @@ function milliseconds(
   return value;
 }
 
-function resolvePool(pool: unknown): Required<PostgresPoolOptions> {
+function resolvePool(invalid: Invalid, pool: unknown): Required<PostgresPoolOptions> {
   if (pool === undefined) return { ...DEFAULT_POOL };
   if (pool === null || typeof pool !== 'object' || Array.isArray(pool)) {
     invalid('option "pool" must be an object such as { max: 10, statementTimeoutMs: 10000 }');
@@ -177,15 +193,16 @@ function resolvePool(pool: unknown): Required<PostgresPoolOptions> {
   }
   return {
     max,
-    connectionTimeoutMs: milliseconds('connectionTimeoutMs', given.connectionTimeoutMs, 1),
+    connectionTimeoutMs: milliseconds(invalid, 'connectionTimeoutMs', given.connectionTimeoutMs, 1),
     statementTimeoutMs: milliseconds(
+      invalid,
       'statementTimeoutMs',
       given.statementTimeoutMs,
       1,
       MAX_TIMER_MS - CLIENT_GRACE_MS,
     ),
-    idleTimeoutMs: milliseconds('idleTimeoutMs', given.idleTimeoutMs, 1),
-    reconnectTimeoutMs: milliseconds('reconnectTimeoutMs', given.reconnectTimeoutMs, 0),
+    idleTimeoutMs: milliseconds(invalid, 'idleTimeoutMs', given.idleTimeoutMs, 1),
+    reconnectTimeoutMs: milliseconds(invalid, 'reconnectTimeoutMs', given.reconnectTimeoutMs, 0),
   };
 }
 
@@ -194,7 +211,7 @@ function resolvePool(pool: unknown): Required<PostgresPoolOptions> {
  * every form a message may quote it, to scrub. Only URLs are accepted, so there is one syntax to
  * check.
  */
-function parseConnectionString(connectionString: string): { secrets: string[] } {
+function parseConnectionString(invalid: Invalid, connectionString: string): { secrets: string[] } {
   let url: URL;
   try {
     ({ url } = postgresUrl(connectionString));
@@ -270,6 +287,7 @@ export function describeServer(connectionString: string): string {
 export function resolveOptions(
   options: PostgresMemoryProviderOptions,
 ): ResolvedPostgresMemoryProviderOptions {
+  const invalid: Invalid = invalidFor(options);
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     invalid(
       'options must be an object such as ' +
@@ -300,8 +318,8 @@ export function resolveOptions(
   if (typeof id !== 'string' || id.trim() === '') {
     invalid('option "id" must be a non-empty string');
   }
-  const { secrets } = parseConnectionString(connectionString);
-  return { connectionString, schema, id, pool: resolvePool(pool), secrets };
+  const { secrets } = parseConnectionString(invalid, connectionString);
+  return { connectionString, schema, id, pool: resolvePool(invalid, pool), secrets };
 }
 
 /**

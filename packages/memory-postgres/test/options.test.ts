@@ -114,6 +114,25 @@ describe('PostgresMemoryProvider options', () => {
     },
   );
 
+  it('names the provider by its id in an options error once that id is valid, as its later errors do', () => {
+    expect(rejection({ connectionString: URL, id: 'notes', pool: { max: 0 } }).message).toMatch(
+      /^PostgresMemoryProvider "notes": option "pool.max"/,
+    );
+    expect(rejection({ connectionString: 'mysql://x@h/d', id: 'notes' }).message).toMatch(
+      /^PostgresMemoryProvider "notes": option "connectionString"/,
+    );
+    expect(rejection({ connectionString: URL, id: 'notes', shema: 'x' }).message).toMatch(
+      /^PostgresMemoryProvider "notes": unknown option "shema"/,
+    );
+    // Without a valid id, the message names the class alone.
+    expect(rejection({ connectionString: URL, pool: { max: 0 } }).message).toMatch(
+      /^PostgresMemoryProvider: option "pool.max"/,
+    );
+    expect(rejection({ connectionString: URL, id: ' ' }).message).toMatch(
+      /^PostgresMemoryProvider: option "id"/,
+    );
+  });
+
   it('retries for 10 s (pool.reconnectTimeoutMs) unless configured [claim:prod-outage-memory-postgres]', () => {
     expect(resolveOptions({ connectionString: URL }).pool.reconnectTimeoutMs).toBe(10_000);
     expect(
