@@ -82,7 +82,7 @@ describe('TSDoc examples of @weft/core', () => {
     }
   });
 
-  it('compile against the public API [claim:liq-define-template] [claim:cg-tsdoc-checks] [claim:index-api-examples-checked]', async () => {
+  it('compile against the public API [claim:liq-define-template] [claim:cg-tsdoc-checks] [claim:index-api-examples-checked] [claim:wp-api-examples-checked]', async () => {
     expect(examples.length).toBeGreaterThan(15);
     const files: string[] = [];
     for (const [index, example] of examples.entries()) {

@@ -902,7 +902,7 @@ describe('stop() with tasks that ignore their signal', () => {
     expect(events.at(-1)).toBe('executor ended');
   });
 
-  it('abandons, and names, a cancelled task whose chain the memory store is slow to store [claim:plugin-shutdown-executor-running] [claim:task-stop-bounded] [claim:obs-tasks-abandoned] [claim:prod-abandon-after-grace] [claim:tsdoc-runtime-stop-bounded] [claim:wp-stop-bounded] [claim:prod-cancelled-ends-at-once] [claim:wp-stop-reverse] [claim:task-parts-abandoned-task]', async () => {
+  it('abandons, and names, a cancelled task whose chain the memory store is slow to store [claim:plugin-shutdown-executor-running] [claim:task-stop-bounded] [claim:obs-tasks-abandoned] [claim:prod-abandon-after-grace] [claim:tsdoc-runtime-stop-bounded] [claim:wp-stop-bounded] [claim:prod-cancelled-ends-at-once] [claim:wp-stop-reverse] [claim:task-parts-abandoned-task] [claim:wp-logs-content] [claim:obs-tasks-abandoned-spaces]', async () => {
     const { logger, lines } = capturingLogger();
     const events: string[] = [];
     /** Takes 3 s to store a chain memory, longer than the grace stop() gives cancelled tasks. */
@@ -939,7 +939,8 @@ describe('stop() with tasks that ignore their signal', () => {
       (line) => line.msg === 'tasks did not end after cancellation; abandoning them',
     );
     const done = await task;
-    expect(abandoned).toMatchObject({ taskIds: [done.id], graceMs: 2_000 });
+    // Like every line about a task, it gives the task's space beside its id.
+    expect(abandoned).toMatchObject({ taskIds: [done.id], spaces: ['a'], graceMs: 2_000 });
     expect(done.status).toBe('cancelled');
     // The plugin was shut down while the abandoned task was still storing its chain.
     expect(events).toEqual(['plugin shut down', 'chain stored']);

@@ -748,8 +748,14 @@ export class Runtime {
       }
     }
     if (!(await withDeadline(this.scheduler.stop('cancel'), STOP_GRACE_MS))) {
+      // Each task's space too, in the same order, as every line about a task gives it.
+      const abandoned = [...this.running];
       this.logger.error(
-        { taskIds: [...this.running].map((task) => task.id), graceMs: STOP_GRACE_MS },
+        {
+          taskIds: abandoned.map((task) => task.id),
+          spaces: abandoned.map((task) => task.space.id),
+          graceMs: STOP_GRACE_MS,
+        },
         'tasks did not end after cancellation; abandoning them',
       );
     }
