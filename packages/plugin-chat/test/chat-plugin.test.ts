@@ -427,7 +427,7 @@ describe('ChatPlugin', () => {
     }
   });
 
-  it('writes the reply when the store cannot be read, saying the earlier messages are missing and logging an errorId [claim:httpchat-reply-history-unavailable] [claim:chat-reply-history-unavailable] [claim:tsdoc-chat-reply-history-unavailable] [claim:obs-chat-history-unavailable]', async () => {
+  it('writes the reply when the store cannot be read, saying the earlier messages are missing and logging an errorId [claim:httpchat-reply-history-unavailable] [claim:chat-reply-history-unavailable] [claim:tsdoc-chat-reply-history-unavailable] [claim:obs-chat-history-unavailable] [claim:obs-chat-ws-logger]', async () => {
     class UnreadableStore extends InMemoryMemoryProvider {
       override async query(): Promise<Memory[]> {
         throw new Error('ECONNRESET: the database went away');
@@ -1029,7 +1029,7 @@ describe('ChatPlugin', () => {
     expect(history).toContain('  Result: pager/reply returned {"text":"Paged reply."}');
   });
 
-  it('answers 502 without the internal error text, which is logged under the task id [claim:httpchat-row-502] [claim:httpchat-docs-url] [claim:httpchat-502-generic] [claim:httpchat-502-log] [claim:chat-502] [claim:chat-readme-error-docs-url] [claim:tsdoc-chat-502] [claim:errors-502-cause] [claim:errors-502-code]', async () => {
+  it('answers 502 without the internal error text, which is logged under the task id [claim:httpchat-row-502] [claim:httpchat-docs-url] [claim:httpchat-502-generic] [claim:httpchat-502-log] [claim:chat-502] [claim:chat-readme-error-docs-url] [claim:tsdoc-chat-502] [claim:errors-502-cause] [claim:errors-502-code] [claim:obs-chat-ws-logger]', async () => {
     const failing: ScriptedResponse = () => {
       throw new Error(
         'connect ECONNREFUSED 127.0.0.1:5432 (postgres://agent:hunter2@db.internal/agent)',
@@ -1063,6 +1063,8 @@ describe('ChatPlugin', () => {
       requestId: response.headers.get('x-request-id'),
       error: expect.stringMatching(/chat\/reply: .*hunter2/),
     });
+    // The route logs through the runtime's logger, which binds no component.
+    expect(logged).not.toHaveProperty('component');
   });
 
   it('answers 502 when the model writes an empty reply, logging why [claim:httpchat-row-502] [claim:httpchat-502-log] [claim:chat-502]', async () => {

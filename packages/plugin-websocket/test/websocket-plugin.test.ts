@@ -1087,7 +1087,7 @@ describe('WebSocketPlugin deadlines and limits', () => {
     ]);
   });
 
-  it('answers WEFT_WS_NO_REPLY without the model error, which goes to the log [claim:errors-ws-no-reply-frame] [claim:wsdoc-no-internals] [claim:wsdoc-frames] [claim:wsreadme-error-codes] [claim:wsreadme-errors]', async () => {
+  it('answers WEFT_WS_NO_REPLY without the model error, which goes to the log [claim:errors-ws-no-reply-frame] [claim:wsdoc-no-internals] [claim:wsdoc-frames] [claim:wsreadme-error-codes] [claim:wsreadme-errors] [claim:obs-chat-ws-logger]', async () => {
     booted = await boot({}, (messages, request) => {
       if (request.purpose === 'plan' || request.purpose === 'review')
         return echoModel(messages, request);
@@ -1106,6 +1106,8 @@ describe('WebSocketPlugin deadlines and limits', () => {
     expect(JSON.stringify(error)).not.toContain('sk-123');
     const logged = booted.logs.find((line) => line.msg === 'websocket: task ended without a reply');
     expect(logged).toMatchObject({ taskId });
+    // The plugin logs through the runtime's logger, which binds no component.
+    expect(logged).not.toHaveProperty('component');
   });
 
   it('drops a client that stops reading once its backlog passes maxBufferedBytes [claim:wsdoc-backpressure] [claim:wsreadme-buffered] [claim:wp-websocket] [claim:obs-ws-not-reading]', async () => {

@@ -409,4 +409,40 @@ describe('step errors in the log', () => {
     const stepFailed = lines.find((line) => line.msg === 'step failed');
     expect(stepFailed?.error).toBe('first line\nsecond line (the cause)');
   });
+
+  it('cuts a thrown value that is not an Error to 400 characters in the step failed line and the chain, and names a circular one without a prototype [claim:obs-error-thrown-cut] [claim:exec-throw-non-error-cut] [claim:philo-throw-non-error]', async () => {
+    const { logger, lines } = capturingLogger('warn');
+    const circular: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+    circular.self = circular;
+    const thrown: unknown[] = [{ blob: 'x'.repeat(1_000_000) }, 'y'.repeat(1_000_000), circular];
+    const throwing = recordingExecutor('fail', () => {
+      throw thrown.shift();
+    });
+    const runtime = stopAfterTest(
+      await Runtime.init({
+        models: [
+          new ScriptedModelProvider({
+            fallback: (_messages, request) =>
+              request.purpose === 'review' ? { type: 'stop' } : plan(['work', 'fail']),
+          }),
+        ],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [new TestPlugin('work', { executors: [throwing] })],
+        options: { logger },
+      }),
+    );
+    await runtime.start();
+    const errors: string[] = [];
+    for (const space of ['obs-big-1', 'obs-big-2', 'obs-big-3']) {
+      const task = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space });
+      expect(task.status).toBe('failed');
+      const item = task.chain.find((entry) => entry.type === 'error');
+      errors.push(String(item?.error));
+    }
+    const logged = lines.filter((line) => line.msg === 'step failed').map((line) => line.error);
+    expect(logged).toEqual(errors);
+    expect(errors[0]).toBe(`{"blob":"${'x'.repeat(388)}...`);
+    expect(errors[1]).toBe(`${'y'.repeat(397)}...`);
+    expect(errors[2]).toBe('a thrown value with no text form');
+  });
 });

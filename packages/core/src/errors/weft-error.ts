@@ -119,7 +119,8 @@ function withCode(message: string, code: string): string {
  * ECONNREFUSED ...)`), so the reason is not lost. An error with an empty message is described
  * by the errors it aggregates, or else by its `code`: Node.js
  * refuses a connection to a name with several addresses (`localhost` is both `::1` and
- * `127.0.0.1`) with such an `AggregateError`, one reason per address.
+ * `127.0.0.1`) with such an `AggregateError`, one reason per address. A thrown value that is
+ * not an Error is given as its text or JSON, cut to 400 characters with `...` at the end.
  *
  * @param error - Anything that was thrown.
  * @returns A description of it.
@@ -134,11 +135,34 @@ export function describeError(error: unknown): string {
     }
     return text;
   }
-  if (typeof error === 'string') return error;
+  const text = thrownText(error);
+  return text.length <= THROWN_CHARS ? text : `${text.slice(0, THROWN_CHARS - 3)}...`;
+}
+
+/**
+ * The most characters of a thrown value that is not an Error that {@link describeError} keeps:
+ * as many as the review prompt shows of a step's data. A plugin that throws a large object or
+ * string would otherwise write all of it into each log line and into the task's chain.
+ */
+const THROWN_CHARS = 400;
+
+/**
+ * The text of a thrown value that is not an Error: a string as it is, anything else as its JSON,
+ * or, when it has none (a circular object, a bigint), as `String` makes it, or as a fixed phrase
+ * when even that throws (an object without a prototype, a `toString` that throws).
+ */
+function thrownText(value: unknown): string {
+  if (typeof value === 'string') return value;
   try {
-    return JSON.stringify(error) ?? String(error);
+    const json = JSON.stringify(value) as string | undefined;
+    if (json !== undefined) return json;
   } catch {
-    return String(error);
+    // No JSON form: a circular object, a bigint, a toJSON that throws.
+  }
+  try {
+    return String(value);
+  } catch {
+    return 'a thrown value with no text form';
   }
 }
 
