@@ -97,9 +97,9 @@ export interface WebSocketPluginOptions extends ChatAccessOptions {
    */
   heartbeatIntervalMs?: number;
   /**
-   * A connection that sends no message for this long, and has none waiting for its reply, is
-   * closed (1000); the time counts from its last frame or the end of its last message. Default
-   * 600000.
+   * A connection that for this long neither sends a message nor has one waiting for its reply
+   * is closed (1000): the time counts from its last frame or from the end of its last message,
+   * whichever is later. Default 600000.
    */
   idleTimeoutMs?: number;
   /**
