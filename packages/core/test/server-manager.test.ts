@@ -962,6 +962,16 @@ describe('ServerManager', () => {
         },
       }),
       route({
+        path: '/plain-weft-prefix',
+        handler: () => {
+          throw Object.assign(new Error('note clash'), {
+            status: 409,
+            expose: true,
+            code: 'WEFT_NOTES_CLASH',
+          });
+        },
+      }),
+      route({
         path: '/plugin-5xx',
         handler: () => {
           throw new WeftError('NOTES_STORE_DOWN', 'store at 10.0.0.5 is down', { status: 502 });
@@ -991,6 +1001,13 @@ describe('ServerManager', () => {
       code: 'WEFT_NOTES_TOO_MANY',
       docsUrl: docsOf('WEFT_NOTES_TOO_MANY'),
       message: 'too many notes [WEFT_NOTES_TOO_MANY]',
+    });
+    // So is one that an error other than a WeftError carries.
+    expect(await errorBody(await post(`${server.url}/plain-weft-prefix`, '{}'))).toEqual({
+      status: 409,
+      code: 'WEFT_NOTES_CLASH',
+      docsUrl: docsOf('WEFT_NOTES_CLASH'),
+      message: 'note clash',
     });
     expect(await errorBody(await post(`${server.url}/plugin-5xx`, '{}'))).toEqual({
       status: 502,
