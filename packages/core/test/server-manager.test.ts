@@ -962,6 +962,16 @@ describe('ServerManager', () => {
         },
       }),
       route({
+        path: '/plain-weft-prefix',
+        handler: () => {
+          throw Object.assign(new Error('note clash'), {
+            status: 409,
+            expose: true,
+            code: 'WEFT_NOTES_CLASH',
+          });
+        },
+      }),
+      route({
         path: '/plugin-5xx',
         handler: () => {
           throw new WeftError('NOTES_STORE_DOWN', 'store at 10.0.0.5 is down', { status: 502 });
@@ -991,6 +1001,13 @@ describe('ServerManager', () => {
       code: 'WEFT_NOTES_TOO_MANY',
       docsUrl: docsOf('WEFT_NOTES_TOO_MANY'),
       message: 'too many notes [WEFT_NOTES_TOO_MANY]',
+    });
+    // So is one that an error other than a WeftError carries.
+    expect(await errorBody(await post(`${server.url}/plain-weft-prefix`, '{}'))).toEqual({
+      status: 409,
+      code: 'WEFT_NOTES_CLASH',
+      docsUrl: docsOf('WEFT_NOTES_CLASH'),
+      message: 'note clash',
     });
     expect(await errorBody(await post(`${server.url}/plugin-5xx`, '{}'))).toEqual({
       status: 502,
@@ -1683,6 +1700,51 @@ describe('ServerManager', () => {
         error: Record<string, unknown>;
       };
       expect(body.error).toMatchObject({ status: 408, code: 'WEFT_BAD_REQUEST' });
+    });
+
+    it('closes without a 408, once keepAliveTimeout has passed, the connection of a client that sends nothing more of its body after a complete answer [claim:errors-408-after-answer-silent]', async () => {
+      // keepAliveTimeout well before requestTimeout, as with the defaults (5 s and 30 s).
+      const server = new ServerManager(
+        { port: 0, headersTimeout: 300, keepAliveTimeout: 600, requestTimeout: 6_000 },
+        silentLogger,
+      );
+      servers.push(server);
+      server.app.use((_request, response) => {
+        response.status(401).json({ refused: true });
+      });
+      await server.start();
+      const socket = connect(server.port as number, '127.0.0.1');
+      socket.on('error', () => undefined);
+      let received = '';
+      let answeredAt = 0;
+      socket.on('data', (chunk: Buffer) => {
+        answeredAt ||= performance.now();
+        received += chunk.toString('utf8');
+      });
+      const closed = new Promise((resolve) => socket.once('close', resolve));
+      // The body's first byte, then nothing more.
+      socket.write(
+        'POST /refused HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n[',
+      );
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([
+          closed,
+          new Promise((_resolve, reject) => {
+            timer = setTimeout(() => reject(new Error(`not closed: ${received}`)), 12_000);
+          }),
+        ]);
+      } finally {
+        clearTimeout(timer);
+        socket.destroy();
+      }
+      const closedAt = performance.now();
+      // Only the 401: the connection was closed before requestTimeout could send its 408.
+      const answers = received.split(/(?=HTTP\/1\.1 \d{3} )/);
+      expect(answers).toHaveLength(1);
+      expect(answers[0]).toMatch(/^HTTP\/1\.1 401 [\s\S]*\{"refused":true\}$/);
+      // Timers never fire early: held for keepAliveTimeout after the answer, not closed with it.
+      expect(closedAt - answeredAt).toBeGreaterThanOrEqual(550);
     });
 
     it('answers chunk extensions over the size limit with 413 as JSON, before the handler of a JSON body runs [claim:errors-413-chunk-extensions] [claim:trig-node-refusals]', async () => {

@@ -47,6 +47,40 @@ describe('startHttpServer (TSDoc of HttpOptions and RunningHttpServer)', () => {
     expect([get.status, get.headers.get('allow')]).toEqual([405, 'POST']);
   });
 
+  it('answers a request still arriving slowly at its deadline 408 with no body, and cuts one whose client fell silent, with no body and possibly no answer [claim:errors-mcp-docs-http-late]', async () => {
+    const server = await startHttpServer(noDocs, { log: () => undefined, requestTimeoutMs: 1_000 });
+    started.push(server);
+    const url = new URL(server.url);
+    /** Sends the start of a request, then `drip` bytes every 200 ms or nothing; what came back. */
+    const late = (drip: boolean) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(url.port), url.hostname, () =>
+          socket.write('POST /mcp HTTP/1.1\r\nHost: localhost\r\n'),
+        );
+        let text = '';
+        const dripping = drip
+          ? setInterval(() => {
+              if (!socket.destroyed) socket.write('X-Slow: 1\r\n');
+            }, 200)
+          : undefined;
+        const timer = setTimeout(() => reject(new Error(`not closed: ${text}`)), 8_000);
+        socket.setEncoding('utf8');
+        socket.on('data', (chunk: string) => (text += chunk));
+        socket.on('error', () => undefined);
+        socket.on('close', () => {
+          clearInterval(dripping);
+          clearTimeout(timer);
+          resolve(text);
+        });
+      });
+    const slow = await late(true);
+    expect(slow).toMatch(/^HTTP\/1\.1 408 /);
+    expect(slow.split('\r\n\r\n')[1]).toBe('');
+    // Silent: the idle cut and Node's 408 check fall due at the same deadline; whichever runs
+    // first, no body is sent (on an idle machine, no answer at all).
+    expect(await late(false)).toMatch(/^(HTTP\/1\.1 408 [^]*\r\n\r\n)?$/);
+  });
+
   it('answers its refusals with a JSON-RPC error body, not the runtime server’s Weft error body [claim:errors-mcp-docs-http-own]', async () => {
     const url = new URL((await start()).url);
     const get = await fetch(url);

@@ -252,7 +252,12 @@ export class ChatConnection {
       return;
     }
     this.inFlight.add(frame.id);
-    void this.run(frame).finally(() => this.inFlight.delete(frame.id));
+    void this.run(frame).finally(() => {
+      this.inFlight.delete(frame.id);
+      // The idle time counts again from the end of the connection's last message, which
+      // taskTimeoutMs bounds: a task that never ends does not hold the connection open.
+      if (this.inFlight.size === 0 && !this.ended) this.resetIdleTimer();
+    });
   }
 
   /**
@@ -458,9 +463,14 @@ export class ChatConnection {
     this.socket.send(JSON.stringify(frame));
   }
 
+  /**
+   * Starts the idle time again. A connection with a message still waiting for its reply is not
+   * idle: the timer then ends without closing it, and starts again when its last message ends.
+   */
   private resetIdleTimer(): void {
     clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => {
+      if (this.inFlight.size > 0) return;
       this.host.runtime.logger.info({ connectionId: this.id }, 'websocket: idle connection closed');
       // Through end(), not socket.close(): ws alone would wait 30 s for a client that never
       // answers the close frame, and would still turn the frames it sends meanwhile into tasks.

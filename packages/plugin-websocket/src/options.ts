@@ -96,7 +96,11 @@ export interface WebSocketPluginOptions extends ChatAccessOptions {
    * by the next one is dropped. Default 30000.
    */
   heartbeatIntervalMs?: number;
-  /** A connection that sends no message for this long is closed (1000). Default 600000. */
+  /**
+   * A connection that for this long neither sends a message nor has one waiting for its reply
+   * is closed (1000): the time counts from its last frame or from the end of its last message,
+   * whichever is later. Default 600000.
+   */
   idleTimeoutMs?: number;
   /**
    * Most bytes left waiting for one client when the next frame is due. A client that stops

@@ -1238,6 +1238,47 @@ describe('WebSocketPlugin deadlines and limits', () => {
     expect(accept).not.toHaveBeenCalled();
   });
 
+  it('keeps a connection whose message waits for its reply open, and counts the idle time again from the reply [claim:wsdoc-idle-in-flight] [claim:wsreadme-idle]', async () => {
+    // The reply takes 1.5 s, five times the idle time: the connection is not idle meanwhile.
+    booted = await boot({ idleTimeoutMs: 300 }, async (messages, request) => {
+      if (request.purpose !== 'plan' && request.purpose !== 'review') {
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+      }
+      return echoModel(messages, request);
+    });
+    const client = await open(booted.url);
+    client.send(message('1', 'take your time'));
+    expect(await client.next()).toMatchObject({ type: 'accepted', id: '1' });
+    expect(await client.next(5_000)).toMatchObject({ type: 'reply', id: '1' });
+    const replied = Date.now();
+    expect(await client.closed).toEqual({ code: IDLE_CLOSE.code, reason: IDLE_CLOSE.reason });
+    // Timers never fire early: the idle time ran again, whole, from the reply.
+    expect(Date.now() - replied).toBeGreaterThanOrEqual(250);
+  });
+
+  it('closes a connection whose task never ends once taskTimeoutMs has freed its message and the idle time has passed [claim:wsdoc-idle-in-flight]', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    booted = await boot({ idleTimeoutMs: 300, taskTimeoutMs: 1_000 }, async (messages, request) => {
+      if (request.purpose !== 'plan' && request.purpose !== 'review') await gate;
+      return echoModel(messages, request);
+    });
+    try {
+      const client = await open(booted.url);
+      client.send(message('1', 'never answered'));
+      expect(await client.next()).toMatchObject({ type: 'accepted', id: '1' });
+      expect(await client.next(5_000)).toMatchObject({
+        type: 'error',
+        id: '1',
+        code: 'WEFT_WS_TASK_TIMEOUT',
+      });
+      // The task still runs, but the connection no longer waits for it.
+      expect(await client.closed).toEqual({ code: IDLE_CLOSE.code, reason: IDLE_CLOSE.reason });
+    } finally {
+      release();
+    }
+  });
+
   it('counts a binary frame as activity but not the pongs of the heartbeat [claim:wsdoc-idle]', async () => {
     // A heartbeat slow enough that a loaded machine's late pong is not taken for a dead client.
     booted = await boot({ idleTimeoutMs: 1200, heartbeatIntervalMs: 200 });
