@@ -425,6 +425,32 @@ describe('McpPlugin against a stdio server that answers with something other tha
   });
 });
 
+describe('McpPlugin against a stdio server that never answers a call', () => {
+  const NOTING = fileURLToPath(
+    new URL('./fixtures/cancel-noting-stdio-server.mjs', import.meta.url),
+  );
+
+  it('cancels the call on the server with notifications/cancelled once callTimeoutMs passes [claim:errors-mcp-timeout-cancels]', async () => {
+    plugin = await McpPlugin.connect({
+      servers: [{ name: 'noting', command: process.execPath, args: [NOTING], tools: ['hang'] }],
+      callTimeoutMs: 500,
+    });
+    agent = await startAgent(plugin, [{ steps: [{ pluginId: 'mcp', action: 'noting.hang' }] }]);
+    const task = await agent.run('wait for nothing');
+    expect(task.chain[1]?.error).toContain('[WEFT_MCP_TIMEOUT]');
+    const stderr = () =>
+      agent?.logs
+        .filter((line) => line.msg === 'MCP server stderr')
+        .map((line) => String(line.stderr))
+        .join('') ?? '';
+    // The server saw the call and then its cancellation, naming the same request.
+    await expect.poll(stderr, { timeout: 10_000 }).toMatch(/cancelled \d+/);
+    const called = /called (\d+)/.exec(stderr())?.[1];
+    expect(called).toBeDefined();
+    expect(stderr()).toContain(`cancelled ${called}`);
+  });
+});
+
 describe('McpPlugin against a stdio server that sends ping requests without end and reads nothing', () => {
   it('keeps at most 16 answers on their way over stdio too, logs the drop once and keeps memory bounded [claim:mcp-readme-server-requests] [claim:obs-mcp-drop-once]', async () => {
     const { logger, lines } = capturingLogger('debug');
