@@ -425,6 +425,44 @@ describe('McpPlugin against a stdio server that answers with something other tha
   });
 });
 
+describe('McpPlugin against a stdio server whose answers are sized to the byte', () => {
+  const SIZED = fileURLToPath(new URL('./fixtures/sized-stdio-server.mjs', import.meta.url));
+
+  it('reads an answer of maxResultBytes + 64 KiB, its line break included, whole, and cuts one a byte longer [claim:mcpdoc-too-large] [claim:mcp-too-large] [claim:errors-mcp-too-large-connection]', async () => {
+    plugin = await McpPlugin.connect({
+      servers: [
+        {
+          name: 'sized',
+          command: process.execPath,
+          args: [SIZED],
+          env: { WEFT_FIXTURE_LIMIT: '1000' },
+          tools: ['at-bound', 'past-bound', 'pid'],
+        },
+      ],
+      maxResultBytes: 1_000,
+      reconnectDelayMs: 50,
+    });
+    const plan = (...tools: string[]) => ({
+      steps: tools.map((tool) => ({ pluginId: 'mcp', action: `sized.${tool}` })),
+    });
+    agent = await startAgent(plugin, [plan('pid', 'at-bound', 'pid'), plan('past-bound', 'pid')]);
+    const pidOf = (data: unknown) =>
+      (data as { content: { text: string }[] } | undefined)?.content[0]?.text;
+    const at = await agent.run('at the bound');
+    // Read whole, then refused as step data; the same process answers the next call.
+    expect(at.chain[2]?.error).toMatch(
+      /is \d+ bytes of JSON, more than 1000 \(maxResultBytes\)\. \[WEFT_MCP_RESULT_TOO_LARGE\]/,
+    );
+    expect(pidOf(at.chain[3]?.data)).toBe(pidOf(at.chain[1]?.data));
+    const past = await agent.run('a byte past it');
+    expect(past.chain[1]?.error).toMatch(
+      /more than 1000 bytes \(maxResultBytes\); the answer was dropped unread\. \[WEFT_MCP_RESULT_TOO_LARGE\]/,
+    );
+    expect(pidOf(past.chain[2]?.data)).toBeDefined();
+    expect(pidOf(past.chain[2]?.data)).not.toBe(pidOf(at.chain[1]?.data));
+  });
+});
+
 describe('McpPlugin against a stdio server that never answers a call', () => {
   const NOTING = fileURLToPath(
     new URL('./fixtures/cancel-noting-stdio-server.mjs', import.meta.url),
