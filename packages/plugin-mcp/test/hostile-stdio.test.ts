@@ -558,6 +558,33 @@ describe('McpPlugin against a stdio server that crashes right after each handsha
     // The fifth restart waited 800 ms, not 50.
     expect(gaps[4]).toBeGreaterThanOrEqual(800);
   });
+
+  it('counts a connection that stayed up a while, but less than maxReconnectDelayMs, as one more failure [claim:mcpdoc-reconnect-unstable] [claim:mcp-reconnect-unstable]', async () => {
+    const startsFile = await tempFile('starts');
+    plugin = await McpPlugin.connect({
+      servers: [
+        {
+          name: 'looping',
+          command: process.execPath,
+          args: [CRASH_LOOPING],
+          // Up for 1 s each time: a third of maxReconnectDelayMs, which a late timer (2 s late)
+          // cannot bring up to it.
+          env: { WEFT_FIXTURE_STARTS_FILE: startsFile, WEFT_FIXTURE_UP_MS: '1000' },
+          tools: ['pid'],
+        },
+      ],
+      connectTimeoutMs: 30_000,
+      reconnectDelayMs: 50,
+      maxReconnectDelayMs: 3_000,
+    });
+    agent = await startAgent(plugin, []);
+    const waits = () =>
+      agent!.logs
+        .filter((line) => line.msg === 'MCP server disconnected; reconnecting')
+        .map((line) => line.retryInMs);
+    await expect.poll(() => waits().length, { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
+    expect(waits().slice(0, 3)).toEqual([50, 100, 200]);
+  });
 });
 
 const ORPHANING = fileURLToPath(new URL('./fixtures/orphaning-stdio-server.mjs', import.meta.url));
