@@ -95,6 +95,7 @@ export const MCP_ERRORS = {
         'the server crashed or the connection dropped while the tool ran, which fails the call at once, or the server was already disconnected and the plugin had not reconnected within the call’s deadline. The plugin keeps reconnecting, with backoff, until it is closed; a call made after `close()` (or the runtime’s stop, which closes it) fails at once, saying so.',
       fix: 'the step fails and later calls work again once the server is back; the log has each reconnection attempt.',
     },
+    /** @claim errors-mcp-timeout-cancels */
     WEFT_MCP_TIMEOUT: {
       summary: 'The tool did not answer within `callTimeoutMs`, or the task ended first.',
       raisedBy: 'an MCP executor',

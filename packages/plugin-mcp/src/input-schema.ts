@@ -63,7 +63,9 @@ function isObjectSchema(schema: JsonObject): boolean {
  * its `additionalProperties` becomes `false` unless it is a (non-empty) schema for them, and
  * `patternProperties` and `propertyNames` are dropped, as they admit names the schema does not
  * list (and their patterns would run unbounded inside zod). An undeclared argument is then
- * refused like a wrong one, and the model is asked again with the key named.
+ * refused like a wrong one, and the model is asked again with the key named. A name in an
+ * object's `required` that it does not list is declared with any value, and the branches of its
+ * `anyOf` and `oneOf` that name some of its properties take the others ({@link declareNames}).
  *
  * The members of an `allOf` that each describe part of one object (properties, required ones
  * and nothing else) are merged into the object holding them first, so the object is closed over
@@ -141,9 +143,70 @@ function mergeAllOf(schema: JsonObject): JsonObject {
   };
 }
 
+/** The names a schema's `required` lists. */
+function requiredNames(schema: JsonObject): string[] {
+  return Array.isArray(schema.required)
+    ? schema.required.filter((name): name is string => typeof name === 'string')
+    : [];
+}
+
+/**
+ * Whether a member of an object's `anyOf` or `oneOf` constrains that same object by its
+ * properties or required names (`{ properties: { kind: { const: 'a' } }, required: ['x'] }`),
+ * rather than being a schema of its own (a `$ref`, another type).
+ */
+function isBranchOfObject(member: unknown): member is JsonObject {
+  return (
+    isObject(member) &&
+    member.$ref === undefined &&
+    (member.type === undefined || member.type === 'object') &&
+    (isObject(member.properties) || Array.isArray(member.required))
+  );
+}
+
+/**
+ * `schema`, an object about to be closed, with every name it requires declared (a required name
+ * it does not list takes any value, as JSON Schema reads it), and each branch of its `anyOf` and
+ * `oneOf` given the names the object lists: once closed, a branch must neither refuse the
+ * object's other properties nor let its `required` go unchecked, which zod does for a name the
+ * branch does not list. Their values are checked by the object itself.
+ */
+function declareNames(schema: JsonObject): JsonObject {
+  const properties: JsonObject = isObject(schema.properties) ? { ...schema.properties } : {};
+  for (const name of requiredNames(schema)) if (!(name in properties)) properties[name] = {};
+  const out: JsonObject = { ...schema, properties };
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const list = out[key];
+    if (!Array.isArray(list)) continue;
+    out[key] = list.map((member) => {
+      if (!isBranchOfObject(member)) return member;
+      const own = isObject(member.properties) ? member.properties : {};
+      const given = Object.fromEntries(
+        Object.keys(properties)
+          .filter((name) => !(name in own))
+          .map((name) => [name, {}]),
+      );
+      return { ...member, properties: { ...given, ...own } };
+    });
+  }
+  return out;
+}
+
+/** Whether {@link closeObjects} will set `additionalProperties: false` on `schema`. */
+function willClose(schema: JsonObject, close: boolean): boolean {
+  const extra = schema.additionalProperties;
+  const admitsMore = isObject(extra) && Object.keys(extra).length > 0;
+  return close && isObjectSchema(schema) && !admitsMore && !Array.isArray(schema.allOf);
+}
+
 function closeObjects(schema: unknown, close: boolean): unknown {
   if (!isObject(schema)) return schema;
-  const out: JsonObject = mergeAllOf({ ...schema });
+  let out: JsonObject = mergeAllOf({ ...schema });
+  const closing = willClose(out, close);
+  if (closing) out = declareNames(out);
+  // The branches of an object left open stay open too: closed, they would refuse the properties
+  // the object admits.
+  const branchesClose = closing || !isObjectSchema(out);
   for (const key of SCHEMA_MAPS) {
     const map = out[key];
     if (isObject(map)) {
@@ -155,7 +218,9 @@ function closeObjects(schema: unknown, close: boolean): unknown {
   for (const key of SCHEMA_LISTS) {
     const list = out[key];
     if (Array.isArray(list)) {
-      out[key] = list.map((member) => closeObjects(member, key !== 'allOf'));
+      out[key] = list.map((member) =>
+        closeObjects(member, key !== 'allOf' && (branchesClose || !isBranchOfObject(member))),
+      );
     }
   }
   for (const key of SCHEMA_ONE) {
@@ -170,10 +235,8 @@ function closeObjects(schema: unknown, close: boolean): unknown {
     if (out.type === undefined) out.type = 'object';
     delete out.patternProperties;
     delete out.propertyNames;
-    const extra = out.additionalProperties;
-    const admitsMore = isObject(extra) && Object.keys(extra).length > 0;
     // An object with allOf members left open is left open too: see above.
-    if (close && !admitsMore && !Array.isArray(out.allOf)) out.additionalProperties = false;
+    if (closing) out.additionalProperties = false;
   }
   return out;
 }

@@ -73,12 +73,16 @@ const NO_ARGUMENT_KEYWORDS = new Set([
   'definitions',
   'default',
   'examples',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
 ]);
 
 /**
  * Whether a tool takes no arguments at all, so the model need not be asked for any: its schema
  * declares no property and admits no other. Parameters declared elsewhere than `properties`
- * (in `allOf` parts, `anyOf`, a `$ref`) count, so such a tool is asked for them.
+ * (in `allOf` parts, `anyOf`, a `$ref`, a name in `required`) count, so such a tool is asked
+ * for them.
  */
 function takesNoArguments(tool: Tool): boolean {
   const schema = declaredOnly(tool.inputSchema) as Record<string, unknown>;

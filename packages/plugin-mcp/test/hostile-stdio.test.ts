@@ -425,6 +425,70 @@ describe('McpPlugin against a stdio server that answers with something other tha
   });
 });
 
+describe('McpPlugin against a stdio server whose answers are sized to the byte', () => {
+  const SIZED = fileURLToPath(new URL('./fixtures/sized-stdio-server.mjs', import.meta.url));
+
+  it('reads an answer of maxResultBytes + 64 KiB, its line break included, whole, and cuts one a byte longer [claim:mcpdoc-too-large] [claim:mcp-too-large] [claim:errors-mcp-too-large-connection]', async () => {
+    plugin = await McpPlugin.connect({
+      servers: [
+        {
+          name: 'sized',
+          command: process.execPath,
+          args: [SIZED],
+          env: { WEFT_FIXTURE_LIMIT: '1000' },
+          tools: ['at-bound', 'past-bound', 'pid'],
+        },
+      ],
+      maxResultBytes: 1_000,
+      reconnectDelayMs: 50,
+    });
+    const plan = (...tools: string[]) => ({
+      steps: tools.map((tool) => ({ pluginId: 'mcp', action: `sized.${tool}` })),
+    });
+    agent = await startAgent(plugin, [plan('pid', 'at-bound', 'pid'), plan('past-bound', 'pid')]);
+    const pidOf = (data: unknown) =>
+      (data as { content: { text: string }[] } | undefined)?.content[0]?.text;
+    const at = await agent.run('at the bound');
+    // Read whole, then refused as step data; the same process answers the next call.
+    expect(at.chain[2]?.error).toMatch(
+      /is \d+ bytes of JSON, more than 1000 \(maxResultBytes\)\. \[WEFT_MCP_RESULT_TOO_LARGE\]/,
+    );
+    expect(pidOf(at.chain[3]?.data)).toBe(pidOf(at.chain[1]?.data));
+    const past = await agent.run('a byte past it');
+    expect(past.chain[1]?.error).toMatch(
+      /more than 1000 bytes \(maxResultBytes\); the answer was dropped unread\. \[WEFT_MCP_RESULT_TOO_LARGE\]/,
+    );
+    expect(pidOf(past.chain[2]?.data)).toBeDefined();
+    expect(pidOf(past.chain[2]?.data)).not.toBe(pidOf(at.chain[1]?.data));
+  });
+});
+
+describe('McpPlugin against a stdio server that never answers a call', () => {
+  const NOTING = fileURLToPath(
+    new URL('./fixtures/cancel-noting-stdio-server.mjs', import.meta.url),
+  );
+
+  it('cancels the call on the server with notifications/cancelled once callTimeoutMs passes [claim:errors-mcp-timeout-cancels]', async () => {
+    plugin = await McpPlugin.connect({
+      servers: [{ name: 'noting', command: process.execPath, args: [NOTING], tools: ['hang'] }],
+      callTimeoutMs: 500,
+    });
+    agent = await startAgent(plugin, [{ steps: [{ pluginId: 'mcp', action: 'noting.hang' }] }]);
+    const task = await agent.run('wait for nothing');
+    expect(task.chain[1]?.error).toContain('[WEFT_MCP_TIMEOUT]');
+    const stderr = () =>
+      agent?.logs
+        .filter((line) => line.msg === 'MCP server stderr')
+        .map((line) => String(line.stderr))
+        .join('') ?? '';
+    // The server saw the call and then its cancellation, naming the same request.
+    await expect.poll(stderr, { timeout: 10_000 }).toMatch(/cancelled \d+/);
+    const called = /called (\d+)/.exec(stderr())?.[1];
+    expect(called).toBeDefined();
+    expect(stderr()).toContain(`cancelled ${called}`);
+  });
+});
+
 describe('McpPlugin against a stdio server that sends ping requests without end and reads nothing', () => {
   it('keeps at most 16 answers on their way over stdio too, logs the drop once and keeps memory bounded [claim:mcp-readme-server-requests] [claim:obs-mcp-drop-once]', async () => {
     const { logger, lines } = capturingLogger('debug');
@@ -493,6 +557,33 @@ describe('McpPlugin against a stdio server that crashes right after each handsha
     const gaps = starts.slice(1).map((at, index) => at - starts[index]!);
     // The fifth restart waited 800 ms, not 50.
     expect(gaps[4]).toBeGreaterThanOrEqual(800);
+  });
+
+  it('counts a connection that stayed up a while, but less than maxReconnectDelayMs, as one more failure [claim:mcpdoc-reconnect-unstable] [claim:mcp-reconnect-unstable]', async () => {
+    const startsFile = await tempFile('starts');
+    plugin = await McpPlugin.connect({
+      servers: [
+        {
+          name: 'looping',
+          command: process.execPath,
+          args: [CRASH_LOOPING],
+          // Up for 1 s each time: a third of maxReconnectDelayMs, which a late timer (2 s late)
+          // cannot bring up to it.
+          env: { WEFT_FIXTURE_STARTS_FILE: startsFile, WEFT_FIXTURE_UP_MS: '1000' },
+          tools: ['pid'],
+        },
+      ],
+      connectTimeoutMs: 30_000,
+      reconnectDelayMs: 50,
+      maxReconnectDelayMs: 3_000,
+    });
+    agent = await startAgent(plugin, []);
+    const waits = () =>
+      agent!.logs
+        .filter((line) => line.msg === 'MCP server disconnected; reconnecting')
+        .map((line) => line.retryInMs);
+    await expect.poll(() => waits().length, { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
+    expect(waits().slice(0, 3)).toEqual([50, 100, 200]);
   });
 });
 

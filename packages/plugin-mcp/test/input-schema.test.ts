@@ -326,19 +326,69 @@ describe('declaredOnly', () => {
     expect(parsed.safeParse({}).success).toBe(false);
   });
 
-  it('reads branches that only list required names as taking anything: an anyOf refuses nothing, a oneOf every call [claim:mcp-readme-required-only-branches]', () => {
+  it('checks the required names of branches that list nothing else, as JSON Schema reads them [claim:mcp-readme-required-only-branches] [claim:mcpdoc-branches]', () => {
     const properties = { sku: { type: 'string' }, id: { type: 'string' } };
     const branches = [{ required: ['sku'] }, { required: ['id'] }];
     const either = inputSchemaOf('shop', tool({ properties, anyOf: branches }));
-    for (const value of [{ sku: 'A-1' }, { id: 'c-7' }, {}]) {
+    for (const value of [{ sku: 'A-1' }, { id: 'c-7' }, { sku: 'A-1', id: 'c-7' }]) {
       expect(either.safeParse(value).success).toBe(true);
     }
+    expect(either.safeParse({}).success).toBe(false);
+    expect(either.safeParse({ sku: 7 }).success).toBe(false);
     const one = inputSchemaOf('shop', tool({ properties, oneOf: branches }));
-    for (const value of [{ sku: 'A-1' }, { id: 'c-7' }, { sku: 'A-1', id: 'c-7' }, {}]) {
-      const result = one.safeParse(value);
-      expect(result.success).toBe(false);
-      expect(result.error?.issues[0]?.message).toContain('more than one option matched');
+    for (const value of [{ sku: 'A-1' }, { id: 'c-7' }]) {
+      expect(one.safeParse(value).success).toBe(true);
     }
+    for (const value of [{ sku: 'A-1', id: 'c-7' }, {}, { sku: 'A-1', note: 'x' }]) {
+      expect(one.safeParse(value).success).toBe(false);
+    }
+  });
+
+  it('lets a oneOf branch that names part of an object take the rest of its properties, and checks its required names [claim:mcpdoc-undeclared] [claim:mcpdoc-branches] [claim:mcp-undeclared-arguments] [claim:mcp-readme-required-only-branches]', () => {
+    const parsed = inputSchemaOf(
+      'shop',
+      tool({
+        properties: { kind: { enum: ['pickup', 'delivery'] }, address: { type: 'string' } },
+        oneOf: [
+          { properties: { kind: { const: 'delivery' } }, required: ['address'] },
+          { properties: { kind: { const: 'pickup' } } },
+        ],
+      }),
+    );
+    expect(parsed.safeParse({ kind: 'delivery', address: '1 Main St' }).success).toBe(true);
+    expect(parsed.safeParse({ kind: 'pickup' }).success).toBe(true);
+    // The delivery without its address, a wrong address and an undeclared key are refused.
+    expect(parsed.safeParse({ kind: 'delivery' }).success).toBe(false);
+    expect(parsed.safeParse({ kind: 'delivery', address: 7 }).success).toBe(false);
+    expect(parsed.safeParse({ kind: 'pickup', note: 'x' }).success).toBe(false);
+  });
+
+  it('takes a required name the object does not list as declared, with any value [claim:mcpdoc-undeclared] [claim:mcpdoc-branches] [claim:mcp-declared-only-rule] [claim:mcp-readme-required-only-branches]', () => {
+    const parsed = inputSchemaOf(
+      'shop',
+      tool({ properties: { sku: { type: 'string' } }, required: ['sku', 'quantity'] }),
+    );
+    expect(parsed.safeParse({ sku: 'A-1', quantity: 2 }).success).toBe(true);
+    expect(parsed.safeParse({ sku: 'A-1' }).success).toBe(false);
+    expect(parsed.safeParse({ sku: 'A-1', quantity: 2, note: 'x' }).success).toBe(false);
+  });
+
+  it('leaves the branches of an object that admits extra properties open, as the object is [claim:mcpdoc-undeclared] [claim:mcp-declared-only-rule]', () => {
+    const parsed = inputSchemaOf(
+      'shop',
+      tool({
+        properties: { sku: { type: 'string' } },
+        additionalProperties: { type: 'number' },
+        oneOf: [
+          { properties: { sku: { minLength: 1 } }, required: ['sku'] },
+          { properties: { id: { type: 'integer' } }, required: ['id'] },
+        ],
+      }),
+    );
+    expect(parsed.safeParse({ sku: 'A-1', quantity: 2 }).success).toBe(true);
+    expect(parsed.safeParse({ id: 7, quantity: 2 }).success).toBe(true);
+    expect(parsed.safeParse({ sku: 'A-1', quantity: 'two' }).success).toBe(false);
+    expect(parsed.safeParse({ quantity: 2 }).success).toBe(false);
   });
 
   it('keeps extra properties a schema describes with a schema of their own, and checks them [claim:mcpdoc-undeclared] [claim:mcp-declared-only-rule] [claim:tsdoc-mcp-declared-only]', () => {
@@ -528,8 +578,15 @@ describe('toolExecutor, for a tool that may take no arguments', () => {
         description: 'No arguments.',
         $schema: 'https://json-schema.org/draft/2020-12/schema',
         $defs: { unused: { type: 'string' } },
+        deprecated: true,
+        readOnly: true,
+        writeOnly: false,
+        examples: [{}],
+        default: {},
+        $comment: 'none',
       },
     ],
+    ['an empty required list', { required: [] }],
   ])(
     'calls a tool whose schema has %s without asking [claim:mcp-no-arguments] [claim:mcpdoc-no-arguments]',
     async (_what, schema) => {
@@ -559,6 +616,8 @@ describe('toolExecutor, for a tool that may take no arguments', () => {
     ['a keyword the plugin does not know', { properties: {}, 'x-parameters': ['sku'] }],
     ['an allOf part that says more', { allOf: [{ type: 'object', minProperties: 1 }] }],
     ['an allOf part of a type other than object', { allOf: [{ type: 'string' }] }],
+    ['a name in required', { required: ['sku'] }],
+    ['a name required by an allOf part', { allOf: [{ required: ['sku'] }] }],
   ])(
     'asks for the arguments of a tool whose parameters come from %s [claim:mcp-no-arguments] [claim:mcpdoc-no-arguments]',
     async (_what, schema) => {
