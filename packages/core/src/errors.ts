@@ -208,10 +208,7 @@ export const CORE_ERRORS = {
         'A space id is not valid (empty, too long, or with a first character or characters an id may not have).',
       status: 400,
       raisedBy: '`Runtime.dispatch` (and `Runtime.accept`), `spaceId`',
-      raisers: [
-        'core/src/memory/space-id.ts#invalid',
-        'core/src/runtime/runtime.ts#Runtime.accept',
-      ],
+      raisers: ['core/src/memory/space-id.ts#invalid', 'core/src/runtime/runtime.ts#Runtime.admit'],
       cause:
         '`dispatch` (or `accept`) received a space id that is not valid: empty, longer than 200 characters, not starting with an ASCII letter or digit, or containing characters other than ASCII letters and digits, `-`, `_`, `.` and `:` (an accented letter such as `é` is refused).',
       fix: "build space ids from checked parts. `spaceId('chat', 'room', room)` from `@weft/core` builds a valid id from any non-empty parts of well-formed text and throws this error itself when it cannot (no part, a part that is not a string, an empty part, a part holding a lone UTF-16 surrogate, a first part that does not start with an ASCII letter or digit, an encoded id over 200 characters); see [Spaces](../core-utilities/spaces.md).",
@@ -256,7 +253,7 @@ export const CORE_ERRORS = {
       summary: 'A dispatched event names a plugin that is not registered.',
       status: 400,
       raisedBy: '`Runtime.dispatch` (and `Runtime.accept`)',
-      raisers: ['core/src/runtime/runtime.ts#Runtime.accept'],
+      raisers: ['core/src/runtime/runtime.ts#Runtime.admit'],
       cause: '`dispatch` (or `accept`) names a plugin id that is not registered.',
       fix: 'use the `id` of a plugin passed to `Runtime.init`.',
     },
