@@ -1321,6 +1321,20 @@ describe('ServerManager', () => {
       };
       const own = route({ path: '/own', invalidBodyCode: 'WEFT_CHAT_INVALID_REQUEST', handler });
       const server = await serve([route({ handler }), own], { maxJsonDepth: 3 });
+      // A UTF-8 body is measured before it is parsed: a deep one that would not parse either gets
+      // the depth's refusal, not the parser's.
+      for (const body of ['[[[[1]]]]', '[[[[1]]]] not JSON']) {
+        const utf8 = await post(`${server.url}/echo`, body);
+        expect(utf8.status).toBe(400);
+        expect(await errorBody(utf8)).toMatchObject({
+          code: 'WEFT_BAD_REQUEST',
+          message: 'JSON body nests deeper than the limit of 3 levels [WEFT_BAD_REQUEST]',
+        });
+        const ownUtf8 = await post(`${server.url}/own`, body);
+        expect(ownUtf8.status).toBe(400);
+        expect((await errorBody(ownUtf8)).code).toBe('WEFT_CHAT_INVALID_REQUEST');
+      }
+      expect(ran).toBe(false);
       const send = (path: string, text: string) =>
         fetch(`${server.url}${path}`, {
           method: 'POST',
