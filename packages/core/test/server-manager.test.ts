@@ -1513,18 +1513,23 @@ describe('ServerManager', () => {
     it('answers a late client 408 once a check finds it past its deadline: after it, and at most about a second later [claim:prod-slow-clients] [claim:cfg-headers-timeout-late] [claim:cfg-request-timeout-late] [claim:trig-timeouts-late]', async () => {
       // With headersTimeout at 1000 ms, Node checks every 1000 ms, as it does with the defaults.
       const server = await serve([echo], { headersTimeout: 1_000, requestTimeout: 2_000 });
-      const timed = async (bytes: string, drip: string) => {
+      const timed = async (bytes: string, drip?: string) => {
         const started = performance.now();
         const { status } = await rawExchange(server, bytes, { drip });
         return { status, ms: performance.now() - started };
       };
-      const [headers, body] = await Promise.all([
+      const [idle, headers, body] = await Promise.all([
+        // A connection that sends nothing is timed from its opening.
+        timed(''),
         timed('GET /echo HTTP/1.1\r\nHost: localhost\r\n', 'X-Drip: 1\r\n'),
         timed(
           'POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n[',
           ' ',
         ),
       ]);
+      expect(idle.status).toBe(408);
+      expect(idle.ms).toBeGreaterThanOrEqual(1_000);
+      expect(idle.ms).toBeLessThan(2_000 + 500);
       expect(headers.status).toBe(408);
       expect(headers.ms).toBeGreaterThanOrEqual(1_000);
       expect(headers.ms).toBeLessThan(2_000 + 500);
