@@ -146,7 +146,7 @@ describe('unknown option names of the first-party packages', () => {
         () =>
           McpPlugin.connect({
             id: 'docs',
-            servers: [{ name: 'docs', url: 'http://127.0.0.1:1/mcp' }],
+            servers: [{ name: 'docs', url: 'http://127.0.0.1:1/mcp', tools: ['search'] }],
             callTimeoutMs: -1,
           }),
         'WEFT_MCP_INVALID_OPTIONS',
