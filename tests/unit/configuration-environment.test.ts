@@ -32,11 +32,21 @@ const READ =
  */
 const QUOTED_NPM_NAME = /['"](npm_[a-z0-9_]+)['"]/g;
 
+/** `const { PORT, HOST: host = '0.0.0.0' } = process.env` (or `= env`): the names taken out. */
+const DESTRUCTURED = /\{([^{}]*)\}\s*=\s*(?:process\.)?env\b/g;
+const VARIABLE_NAME = /^(?:[A-Z][A-Z0-9_]*|npm_[a-z0-9_]+)$/;
+
 function readsOf(file: SourceFile): string[] {
   const code = withoutComments(file.text);
   return [
     ...[...code.matchAll(READ)].map((match) => match[1] ?? match[2] ?? ''),
     ...[...code.matchAll(QUOTED_NPM_NAME)].map((match) => match[1] ?? ''),
+    ...[...code.matchAll(DESTRUCTURED)].flatMap((match) =>
+      (match[1] ?? '')
+        .split(',')
+        .map((part) => part.trim().split(/[\s:=]/, 1)[0] ?? '')
+        .filter((name) => VARIABLE_NAME.test(name)),
+    ),
   ];
 }
 

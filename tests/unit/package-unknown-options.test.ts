@@ -1,6 +1,7 @@
 /**
  * The configuration reference ("Options of the first-party packages") says that every first-party
- * constructor refuses an option name it does not know, naming it; these checks hold it to the code.
+ * constructor checks its options, naming a bad value's option, and refuses an option name it does
+ * not know, naming it; these checks hold it to the code.
  */
 import { describe, expect, it } from 'vitest';
 import { WeftError } from '@weft/core';
@@ -97,6 +98,82 @@ describe('unknown option names of the first-party packages', () => {
       }
       expect(WeftError.is(thrown, code), code).toBe(true);
       expect((thrown as Error).message).toMatch(named);
+    }
+  });
+
+  it('refuse a bad value, naming its option, in every first-party constructor and McpPlugin.connect, before anything connects [claim:cfg-package-options-checked]', async () => {
+    const url = 'https://api.example.com/v1';
+    const refusals: [string, () => unknown, string, RegExp][] = [
+      [
+        'OpenAIModelProvider',
+        () => new OpenAIModelProvider({ baseUrl: url, model: 'm', timeoutMs: 0 }),
+        'WEFT_OPENAI_INVALID_OPTIONS',
+        /option "timeoutMs"/,
+      ],
+      [
+        'SqliteMemoryProvider',
+        () => new SqliteMemoryProvider({ path: ':memory:', busyTimeoutMs: -1 }),
+        'WEFT_SQLITE_INVALID_OPTIONS',
+        /option "busyTimeoutMs"/,
+      ],
+      [
+        'PostgresMemoryProvider',
+        () => new PostgresMemoryProvider({ connectionString: DATABASE, pool: { max: 0 } }),
+        'WEFT_POSTGRES_INVALID_OPTIONS',
+        /option "pool\.max"/,
+      ],
+      [
+        'PostgresSpaceCoordinator',
+        () => new PostgresSpaceCoordinator({ connectionString: DATABASE, poolSize: 0 }),
+        'WEFT_COORDINATOR_INVALID_OPTIONS',
+        /poolSize/,
+      ],
+      [
+        'ChatPlugin',
+        () => new ChatPlugin({ maxInFlight: 0 }),
+        'WEFT_CHAT_INVALID_OPTIONS',
+        /option "maxInFlight"/,
+      ],
+      [
+        'WebSocketPlugin',
+        () => new WebSocketPlugin({ port: -1 }),
+        'WEFT_WS_INVALID_OPTIONS',
+        /option "port"/,
+      ],
+      [
+        'McpPlugin.connect',
+        // Port 1 refuses at once; the options are checked before any connection is tried.
+        () =>
+          McpPlugin.connect({
+            id: 'docs',
+            servers: [{ name: 'docs', url: 'http://127.0.0.1:1/mcp', tools: ['search'] }],
+            callTimeoutMs: -1,
+          }),
+        'WEFT_MCP_INVALID_OPTIONS',
+        /callTimeoutMs/,
+      ],
+      [
+        'ScriptedModelProvider',
+        () => new ScriptedModelProvider({ responses: 3 } as never),
+        'WEFT_TESTING_INVALID_OPTIONS',
+        /option "responses"/,
+      ],
+      [
+        'InMemoryMemoryProvider',
+        () => new InMemoryMemoryProvider({ id: 3 } as never),
+        'WEFT_TESTING_INVALID_OPTIONS',
+        /option "id"/,
+      ],
+    ];
+    for (const [name, create, code, named] of refusals) {
+      let thrown: unknown;
+      try {
+        await create();
+      } catch (error) {
+        thrown = error;
+      }
+      expect(WeftError.is(thrown, code), `${name}: ${String(thrown)}`).toBe(true);
+      expect((thrown as Error).message, name).toMatch(named);
     }
   });
 });

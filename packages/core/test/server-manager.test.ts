@@ -1338,6 +1338,20 @@ describe('ServerManager', () => {
       };
       const own = route({ path: '/own', invalidBodyCode: 'WEFT_CHAT_INVALID_REQUEST', handler });
       const server = await serve([route({ handler }), own], { maxJsonDepth: 3 });
+      // A UTF-8 body is measured before it is parsed: a deep one that would not parse either gets
+      // the depth's refusal, not the parser's.
+      for (const body of ['[[[[1]]]]', '[[[[1]]]] not JSON']) {
+        const utf8 = await post(`${server.url}/echo`, body);
+        expect(utf8.status).toBe(400);
+        expect(await errorBody(utf8)).toMatchObject({
+          code: 'WEFT_BAD_REQUEST',
+          message: 'JSON body nests deeper than the limit of 3 levels [WEFT_BAD_REQUEST]',
+        });
+        const ownUtf8 = await post(`${server.url}/own`, body);
+        expect(ownUtf8.status).toBe(400);
+        expect((await errorBody(ownUtf8)).code).toBe('WEFT_CHAT_INVALID_REQUEST');
+      }
+      expect(ran).toBe(false);
       const send = (path: string, text: string) =>
         fetch(`${server.url}${path}`, {
           method: 'POST',
@@ -1516,18 +1530,23 @@ describe('ServerManager', () => {
     it('answers a late client 408 once a check finds it past its deadline: after it, and at most about a second later [claim:prod-slow-clients] [claim:cfg-headers-timeout-late] [claim:cfg-request-timeout-late] [claim:trig-timeouts-late]', async () => {
       // With headersTimeout at 1000 ms, Node checks every 1000 ms, as it does with the defaults.
       const server = await serve([echo], { headersTimeout: 1_000, requestTimeout: 2_000 });
-      const timed = async (bytes: string, drip: string) => {
+      const timed = async (bytes: string, drip?: string) => {
         const started = performance.now();
         const { status } = await rawExchange(server, bytes, { drip });
         return { status, ms: performance.now() - started };
       };
-      const [headers, body] = await Promise.all([
+      const [idle, headers, body] = await Promise.all([
+        // A connection that sends nothing is timed from its opening.
+        timed(''),
         timed('GET /echo HTTP/1.1\r\nHost: localhost\r\n', 'X-Drip: 1\r\n'),
         timed(
           'POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n[',
           ' ',
         ),
       ]);
+      expect(idle.status).toBe(408);
+      expect(idle.ms).toBeGreaterThanOrEqual(1_000);
+      expect(idle.ms).toBeLessThan(2_000 + 500);
       expect(headers.status).toBe(408);
       expect(headers.ms).toBeGreaterThanOrEqual(1_000);
       expect(headers.ms).toBeLessThan(2_000 + 500);

@@ -85,6 +85,32 @@ describe('the planning prompt', () => {
     expect(await shown(2)).toEqual(['fact 3', 'fact 2']);
   });
 
+  it('counts an earlier task, its trigger and its chain, as one entry of relatedMemories, and takes entries from the related spaces too [claim:cfg-related-history]', async () => {
+    const memory = new InMemoryMemoryProvider();
+    await memory.store({ space: 'elsewhere', kind: 'note', content: 'fact 0', metadata: {} });
+    await memory.store({ space: 'other', kind: 'note', content: 'fact 1', metadata: {} });
+    const { runtime, model } = await started({
+      memory,
+      responses: { responses: [plan(['echo', 'reply']), plan()] },
+      options: { pipelineReview: 'never', relatedMemories: 2 },
+    });
+    await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's', message: 'hi' });
+    await runtime.dispatch({
+      pluginId: 'echo',
+      triggerId: 'message',
+      space: { id: 's', relatedSpaces: ['other'] },
+      message: 'again',
+    });
+    const prompt = model.requests[1]?.[1]?.content ?? '';
+    const related = prompt.slice(prompt.indexOf('## Earlier tasks and related memories'));
+    // Two entries: the earlier task (its trigger and chain, two memories) and the related
+    // space's note; the space that is not related shows nothing.
+    expect(related.match(/^- /gm)).toHaveLength(2);
+    expect(related).toContain('space s, trigger echo/message: hi');
+    expect(related).toContain('space other, note: "fact 1"');
+    expect(related).not.toContain('fact 0');
+  });
+
   it('limits the rendering to options.relatedMemoryChars [claim:task-planner-memory-limits] [claim:liq-related-text] [claim:sp-limits] [claim:wp-planning-prompt]', async () => {
     const memory = new InMemoryMemoryProvider();
     for (const n of [1, 2, 3]) {

@@ -1097,7 +1097,7 @@ describe('Runtime start deadline', () => {
     expect(runtime.status).toBe('stopped');
   });
 
-  it('fails a start held by a plugin init that never settles after startTimeoutMs, naming the plugin, and shuts down what started [claim:task-start-deadline] [claim:mpm-stop-grace] [claim:prod-start-timeout] [claim:errors-start-failed-deadline] [claim:tsdoc-runtime-start-deadline] [claim:task-start-rollback] [claim:obs-rollback-on-timeout] [claim:plugin-init-fails]', async () => {
+  it('fails a start held by a plugin init that never settles after startTimeoutMs, naming the plugin, and shuts down what started [claim:task-start-deadline] [claim:mpm-stop-grace] [claim:prod-start-timeout] [claim:errors-start-failed-deadline] [claim:tsdoc-runtime-start-deadline] [claim:task-start-rollback] [claim:obs-rollback-on-timeout] [claim:plugin-init-fails] [claim:cfg-start-timeout-parts]', async () => {
     const { entered, release, hold } = heldWait();
     const events: string[] = [];
     const { logger, lines } = capturingLogger();
@@ -1273,7 +1273,7 @@ describe('Runtime start deadline', () => {
     expect(runtime.status).toBe('stopped');
   });
 
-  it('aborts the signal of a start trigger that holds the start past the deadline, naming it [claim:task-start-deadline-late] [claim:task-start-deadline] [claim:trig-start-timeout]', async () => {
+  it('aborts the signal of a start trigger that holds the start past the deadline, naming it [claim:task-start-deadline-late] [claim:task-start-deadline] [claim:trig-start-timeout] [claim:cfg-start-timeout-parts]', async () => {
     const { trigger, entered, release, signal } = heldStartTrigger('subscribe');
     const events: string[] = [];
     const runtime = await loggingRuntime(events, {
@@ -1294,7 +1294,7 @@ describe('Runtime start deadline', () => {
     release.resolve();
   });
 
-  it('names the memory provider whose init holds the start past the deadline [claim:task-start-deadline] [claim:errors-start-failed-deadline] [claim:wp-health-on-start]', async () => {
+  it('names the memory provider whose init holds the start past the deadline [claim:task-start-deadline] [claim:errors-start-failed-deadline] [claim:wp-health-on-start] [claim:cfg-start-timeout-parts]', async () => {
     const { entered, release, hold } = heldWait();
     const events: string[] = [];
     const runtime = await loggingRuntime(events, {
