@@ -66,6 +66,23 @@ describe('the clock plugin in the agent', () => {
     }
   });
 
+  it('tells the time in a zone of one part, such as Japan, and takes other capitalised words for none [claim:gs-add-plugin-clock]', async () => {
+    const clock = new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'Japan',
+      timeStyle: 'short',
+    });
+    const before = clock.format(new Date());
+    const japan = await ask('What time is it in Japan?');
+    const after = clock.format(new Date());
+    expect(japan.status).toBe(200);
+    expect([`It is ${before} in Japan.`, `It is ${after} in Japan.`]).toContain(
+      japan.body.reply,
+    );
+    const paris = await ask('What time is it in Paris?');
+    expect(paris.status).toBe(200);
+    expect(paris.body.reply).toMatch(/^It is \d\d:\d\d in UTC\.$/);
+  });
+
   it('reads the zone a message names beside other words with a slash [claim:gs-add-plugin-clock]', async () => {
     const { status, body } = await ask(
       'What time and/or day is it in Asia/Tokyo?',
