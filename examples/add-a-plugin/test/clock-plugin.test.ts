@@ -36,7 +36,7 @@ describe('the clock plugin in the agent', () => {
     };
   }
 
-  it('answers a question about the time with the clock, in UTC [claim:gs-routes] [claim:gs-add-plugin-route]', async () => {
+  it('answers a question about the time with the clock, in UTC [claim:gs-routes] [claim:gs-add-plugin-route] [claim:gs-add-plugin-clock]', async () => {
     const { status, body } = await ask('What time is it?');
     expect(status).toBe(200);
     expect(body.reply).toMatch(/^It is \d\d:\d\d in UTC\.$/);
