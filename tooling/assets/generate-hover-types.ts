@@ -100,6 +100,7 @@ export async function generateHoverTypes(
 ): Promise<void> {
   const started = performance.now();
   const { uncached, cached } = uncachedSamples(docsDir, readSample);
+  let expected = false;
   for (const [file, { code, pages }] of uncached) {
     // TypeScript holds the thread for the whole sample: yield first, so the generators running
     // beside this one (generate-assets.ts) start their next step, and sharp's work goes on
@@ -107,7 +108,12 @@ export async function generateHoverTypes(
     await new Promise((resolve) => setImmediate(resolve));
     try {
       // Loaded for the first sample the cache lacks: a build with every sample cached never loads TypeScript.
-      const { sampleTypes } = await import('../../src/remark/type-hovers/sample-types');
+      const { expectSamples, sampleTypes } =
+        await import('../../src/remark/type-hovers/sample-types');
+      if (!expected) {
+        expectSamples([...uncached].map(([sample, { code: text }]) => [sample, text] as const));
+        expected = true;
+      }
       sampleTypes(code, file);
     } catch (error) {
       throw new Error(`Hover types for ${pages.join(', ')}: ${(error as Error).message}`, {
