@@ -31,6 +31,7 @@ import { convertNpmCommands, OTHER_PACKAGE_MANAGERS } from './src/config/package
 import rehypeFocusableTables from './src/config/rehype-focusable-tables';
 import rehypeHeadingBreaks from './src/config/rehype-heading-breaks';
 import remarkDiagrams from './src/remark/diagrams';
+import remarkSampleClaimTags from './src/remark/sample-claim-tags';
 import rehypeTypeHovers from './src/remark/type-hovers';
 import { SEARCH_PAGE_PATH } from './src/data/search-page';
 
@@ -68,6 +69,8 @@ const staticFile = (pathname: string): string => `pathname://${pathname}`;
  */
 const remarkPlugins = [
   [codeImport, { rootDir: __dirname }],
+  // After the samples are filled: their tests' titles show without claim ids.
+  remarkSampleClaimTags,
   [
     npm2yarn,
     {

@@ -21,7 +21,9 @@ export async function createAgent(options: {
     plugins: [new AssistantPlugin()],
     options: {
       server: { port: options.port, host: options.host ?? '127.0.0.1' },
-      // Ctrl+C and `kill` stop the runtime gracefully: queued tasks finish first.
+      // Ctrl+C and `kill` stop the runtime gracefully: running and queued tasks get up to 30 s
+      // (`shutdownTimeoutMs`) to finish. Under `npm run dev`, tsx's watcher kills the agent
+      // 5 s after Ctrl+C, finished or not.
       handleSignals: true,
       checkHealthOnStart: options.checkHealthOnStart ?? false,
       ...(options.logger ? { logger: options.logger } : {}),

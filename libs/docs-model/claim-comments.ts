@@ -50,3 +50,17 @@ export function withoutClaimComments(markdown: string): string {
   }
   return out + markdown.slice(last);
 }
+
+/** The claim ids at the end of a test's title, `[claim:id]`, each with the space before it. */
+const TITLE_CLAIM_TAGS = /(?:[ \t]+\[claim:[^\]\s]*\])+/g;
+
+/**
+ * A sample's code as a page shows it: without the claim ids its tests' titles carry, which are
+ * for tests/claims/, not for readers who copy the test. The file keeps them, so the claims
+ * checker still finds each id's test, and the code shown differs from the file that runs only
+ * in those titles.
+ */
+export function withoutTitleClaimTags(code: string): string {
+  if (!code.includes('[claim:')) return code;
+  return code.replace(TITLE_CLAIM_TAGS, '');
+}

@@ -15,6 +15,7 @@ import type { Config } from '@docusaurus/types';
 import { Application, type Comment, LogLevel, OptionDefaults, ReflectionKind } from 'typedoc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseWhitepaper } from '../../tooling/assets/generate-whitepaper';
+import { readShownSample } from '../../tooling/assets/generate-hover-types';
 import { TYPEDOC_EXCLUDED_TAGS, typedocOptions } from '@weft-internal/docs-model/typedoc';
 import { collectClaims, markdownClaims, repositoryRoot } from '../claims/claims';
 
@@ -36,7 +37,11 @@ const PAGE = [
 ].join('\n');
 const SECRETS = ['gives-up-secret', 'table-secret', 'item-secret'];
 
-async function compileWithSiteOptions(content: string, filePath: string): Promise<string> {
+async function compileWithSiteOptions(
+  content: string,
+  filePath: string,
+  remarkPlugins: unknown[] = [],
+): Promise<string> {
   const config = (await import('../../docusaurus.config')).default as Config;
   const processor = await createProcessorUncached({
     format: 'mdx',
@@ -58,7 +63,7 @@ async function compileWithSiteOptions(content: string, filePath: string): Promis
       admonitions: true,
       staticDirs: [],
       siteDir: repositoryRoot,
-      remarkPlugins: [],
+      remarkPlugins,
     },
     // Only the fields the processor reads; the rest of Docusaurus's options are the loader's.
   } as unknown as Parameters<typeof createProcessorUncached>[0]);
@@ -128,6 +133,58 @@ describe('the site’s Markdown preprocessor [claim:cg-claim-comments-dropped-be
     const output = await compileWithSiteOptions(page.replace(/^---[\s\S]*?---\n/, ''), filePath);
     expect(output).toContain('claim: shown-in-a-fence');
     expect(output).toContain('claim: shown-inline');
+  });
+});
+
+describe("the claim ids of a sample test's titles [claim:cg-sample-title-claims-hidden]", () => {
+  it('are left out of the code a docs page shows, which is the file otherwise, as the hover types read it', async () => {
+    const config = (await import('../../docusaurus.config')).default as Config;
+    const classic = (config.presets ?? []).find(
+      (preset) => Array.isArray(preset) && preset[0] === 'classic',
+    ) as [string, { docs: { remarkPlugins: unknown[] } }] | undefined;
+    const shown: { meta: string; value: string }[] = [];
+    const capture = () => (tree: { type: string; children?: unknown[] }) => {
+      const visit = (node: {
+        type: string;
+        children?: unknown[];
+        meta?: string;
+        value?: string;
+      }) => {
+        if (node.type === 'code') shown.push({ meta: node.meta ?? '', value: node.value ?? '' });
+        (node.children as (typeof node)[] | undefined)?.forEach(visit);
+      };
+      visit(tree);
+    };
+    const sample = 'examples/add-a-plugin/test/clock-plugin.test.ts';
+    const file = path.join(repositoryRoot, sample);
+    const page = [
+      `\`\`\`ts title="${sample}" file=<rootDir>/${sample}`,
+      '',
+      '```',
+      '',
+      '```ts',
+      // Split, so that the claims check does not take it for a title of this file.
+      "it('typed in the page [" + "claim:typed-in-the-page]', () => {});",
+      '```',
+      '',
+    ].join('\n');
+    await compileWithSiteOptions(page, path.join(repositoryRoot, 'docs/page.md'), [
+      ...(classic?.[1].docs.remarkPlugins ?? []),
+      capture,
+    ]);
+    const source = readFileSync(file, 'utf8');
+    expect(source).toContain('[claim:gs-add-plugin-clock]');
+    const [fromFile, typed] = shown;
+    expect(fromFile?.value).not.toContain('[claim:');
+    expect(fromFile?.value).toContain(
+      "it('answers a question about the time with the clock, in UTC', async () => {",
+    );
+    // Only the titles changed: the file less its claim ids is what the page shows.
+    expect(fromFile?.value).toBe(source.replace(/(?: \[claim:[^\]\s]*\])+/g, '').trimEnd());
+    // What the build's hover-types process type-checks is that same text.
+    expect(readShownSample(file).trimEnd()).toBe(fromFile?.value);
+    // Code written in the page itself is shown as it is.
+    expect(typed?.value).toContain('[' + 'claim:typed-in-the-page]');
   });
 });
 

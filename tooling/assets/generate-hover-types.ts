@@ -17,6 +17,7 @@ import {
   sampleFileOf,
   TYPESCRIPT,
 } from '../../src/remark/type-hovers';
+import { withoutTitleClaimTags } from '@weft-internal/docs-model/claim-comments';
 import { hoverCache } from '../../src/remark/type-hovers/hover-cache';
 import { runWhenMain } from '../run-when-main';
 
@@ -49,6 +50,15 @@ export function samplesWithHoverTypes(docsDir = path.join(siteDir, 'docs')): Map
   return new Map([...samples].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
+/**
+ * A sample's text as the rehype step sees it: remark-code-import drops the file's final newline
+ * and the Markdown-to-HTML step adds one back, so it is the file as it is, less the claim ids of
+ * its tests' titles, which the page drops (src/remark/sample-claim-tags.ts).
+ */
+export function readShownSample(file: string): string {
+  return withoutTitleClaimTags(readFileSync(file, 'utf8'));
+}
+
 /** A sample whose types the cache lacks: its text and the pages that show it. */
 export interface UncachedSample {
   code: string;
@@ -61,13 +71,11 @@ export interface UncachedSample {
  */
 export function uncachedSamples(
   docsDir = path.join(siteDir, 'docs'),
-  readSample: (file: string) => string = (file) => readFileSync(file, 'utf8'),
+  readSample: (file: string) => string = readShownSample,
 ): { uncached: Map<string, UncachedSample>; cached: number } {
   const uncached = new Map<string, UncachedSample>();
   let cached = 0;
   for (const [file, pages] of samplesWithHoverTypes(docsDir)) {
-    // The block's text as the rehype step sees it: remark-code-import drops the file's final
-    // newline and the Markdown-to-HTML step adds one back, so it is the file as it is.
     const code = readSample(file);
     if (MAGIC_COMMENT.test(code)) {
       continue;
@@ -88,10 +96,11 @@ export function uncachedSamples(
  */
 export async function generateHoverTypes(
   docsDir = path.join(siteDir, 'docs'),
-  readSample: (file: string) => string = (file) => readFileSync(file, 'utf8'),
+  readSample: (file: string) => string = readShownSample,
 ): Promise<void> {
   const started = performance.now();
   const { uncached, cached } = uncachedSamples(docsDir, readSample);
+  let expected = false;
   for (const [file, { code, pages }] of uncached) {
     // TypeScript holds the thread for the whole sample: yield first, so the generators running
     // beside this one (generate-assets.ts) start their next step, and sharp's work goes on
@@ -99,7 +108,12 @@ export async function generateHoverTypes(
     await new Promise((resolve) => setImmediate(resolve));
     try {
       // Loaded for the first sample the cache lacks: a build with every sample cached never loads TypeScript.
-      const { sampleTypes } = await import('../../src/remark/type-hovers/sample-types');
+      const { expectSamples, sampleTypes } =
+        await import('../../src/remark/type-hovers/sample-types');
+      if (!expected) {
+        expectSamples([...uncached].map(([sample, { code: text }]) => [sample, text] as const));
+        expected = true;
+      }
       sampleTypes(code, file);
     } catch (error) {
       throw new Error(`Hover types for ${pages.join(', ')}: ${(error as Error).message}`, {

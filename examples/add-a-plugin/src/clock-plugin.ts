@@ -6,6 +6,12 @@ import { Plugin, type Executor } from '@weft/core';
  */
 const ZONE_LIKE = /\b[A-Za-z]{1,32}(?:\/[A-Za-z0-9_+-]{1,32}){1,2}/g;
 
+/**
+ * A capitalised word, which is a zone when it is one of IANA's one-part names: `Japan`, `UTC`,
+ * `Singapore`. A word such as `What` or `Paris` is not one, so it names no zone.
+ */
+const WORD = /(?<![\w/-])[A-Z][A-Za-z]{1,31}(?![\w/-])/g;
+
 function isTimeZone(name: string): boolean {
   try {
     new Intl.DateTimeFormat('en-GB', { timeZone: name });
@@ -27,11 +33,15 @@ export class ClockPlugin extends Plugin {
     {
       action: 'now',
       description:
-        'Tells the current time, in the IANA time zone the user names (such as Europe/Paris), else in UTC.',
+        'Tells the current time, in the IANA time zone the user names (such as Europe/Paris or Japan), else in UTC.',
       async execute(task) {
-        // The first name that is a zone; else the first that looks like one, to say so.
-        const named = (task.trigger.message ?? '').match(ZONE_LIKE) ?? [];
-        const zone = named.find(isTimeZone) ?? named[0] ?? 'UTC';
+        // The first name that is a zone, of two or three parts, else of one; else the first
+        // that looks like one, to say so.
+        const message = task.trigger.message ?? '';
+        const named = message.match(ZONE_LIKE) ?? [];
+        const words = message.match(WORD) ?? [];
+        const zone =
+          named.find(isTimeZone) ?? words.find(isTimeZone) ?? named[0] ?? 'UTC';
         let time: string;
         try {
           time = new Intl.DateTimeFormat('en-GB', {

@@ -36,7 +36,7 @@ describe('the clock plugin in the agent', () => {
     };
   }
 
-  it('answers a question about the time with the clock, in UTC [claim:gs-routes] [claim:gs-add-plugin-route]', async () => {
+  it('answers a question about the time with the clock, in UTC [claim:gs-routes] [claim:gs-add-plugin-route] [claim:gs-add-plugin-clock]', async () => {
     const { status, body } = await ask('What time is it?');
     expect(status).toBe(200);
     expect(body.reply).toMatch(/^It is \d\d:\d\d in UTC\.$/);
@@ -64,6 +64,23 @@ describe('the clock plugin in the agent', () => {
         `It is ${after} in ${zone}.`,
       ]).toContain(body.reply);
     }
+  });
+
+  it('tells the time in a zone of one part, such as Japan, and takes other capitalised words for none [claim:gs-add-plugin-clock]', async () => {
+    const clock = new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'Japan',
+      timeStyle: 'short',
+    });
+    const before = clock.format(new Date());
+    const japan = await ask('What time is it in Japan?');
+    const after = clock.format(new Date());
+    expect(japan.status).toBe(200);
+    expect([`It is ${before} in Japan.`, `It is ${after} in Japan.`]).toContain(
+      japan.body.reply,
+    );
+    const paris = await ask('What time is it in Paris?');
+    expect(paris.status).toBe(200);
+    expect(paris.body.reply).toMatch(/^It is \d\d:\d\d in UTC\.$/);
   });
 
   it('reads the zone a message names beside other words with a slash [claim:gs-add-plugin-clock]', async () => {

@@ -7,6 +7,7 @@ import { createRealModel } from '../../../examples/getting-started/real-model.js
 import { createProject } from '../src/create-project.js';
 import { OTHER_DEPENDENCIES } from '../src/weft-packages.js';
 import { DEFAULT_LOG_LEVEL } from '../../core/src/util/environment.js';
+import { optionsSchema } from '../../core/src/runtime/options-schema.js';
 
 const root = path.resolve(__dirname, '../../..');
 
@@ -97,6 +98,21 @@ describe('the generated agent is the getting-started example', () => {
       express: core.peerDependencies.express,
       cors: core.peerDependencies.cors,
     });
+  });
+});
+
+describe("the agent's comment on Ctrl+C", () => {
+  it("gives the drain's limit as the runtime's default shutdownTimeoutMs, and says npm run dev's watcher kills the agent 5 s after Ctrl+C (dev-script.test.ts shows it)", async () => {
+    const agent = await readFile(path.join(root, EXAMPLE_DIR, 'agent.ts'), 'utf8');
+    const comments = [...agent.matchAll(/^\s*\/\/ ?(.*)$/gm)].map((line) => line[1]).join(' ');
+    const drain =
+      /Ctrl\+C and `kill` stop the runtime gracefully: running and queued tasks get up to (\d+) s \(`shutdownTimeoutMs`\) to finish\./.exec(
+        comments,
+      );
+    expect(Number(drain?.[1]) * 1000).toBe(optionsSchema.parse({}).shutdownTimeoutMs);
+    expect(comments).toContain(
+      "Under `npm run dev`, tsx's watcher kills the agent 5 s after Ctrl+C, finished or not.",
+    );
   });
 });
 

@@ -79,7 +79,7 @@ class SamplesProject {
   }
 
   /** Makes `code` the contents of `file` for the next questions, unless it already is. */
-  private use(file: string, code: string): void {
+  use(file: string, code: string): void {
     const current = this.overlays.get(file);
     if (current?.code === code) {
       return;
@@ -130,6 +130,18 @@ function describeDiagnostic(diagnostic: ts.Diagnostic): string {
 }
 
 let project: SamplesProject | undefined;
+
+/**
+ * Makes each code the contents of its sample file for the questions that follow, before the
+ * first of them: the language service builds its program, and checks what it needs, once for all
+ * of them, where overlays given one sample at a time would each make it build a new program and
+ * check everything again (a shown sample differs from its file when the page drops its tests'
+ * claim ids).
+ */
+export function expectSamples(samples: Iterable<readonly [file: string, code: string]>): void {
+  project ??= new SamplesProject();
+  for (const [file, code] of samples) project.use(file, code);
+}
 
 /**
  * The type of every identifier in `code`, the contents of the sample file `file` (an absolute
