@@ -113,7 +113,7 @@ const OPTION_NAMES: ReadonlySet<string> = new Set<keyof PostgresSpaceCoordinator
  * One line as pino writes it (its level numbers: 40 warn, 50 error, and `time` in milliseconds),
  * so a log pipeline that filters the runtime's lines by level also catches the coordinator's.
  */
-function writeStderrLine(level: 40 | 50, details: Record<string, unknown>, message: string): void {
+function writeStderrLine(level: 40 | 50, details: object, message: string): void {
   process.stderr.write(
     `${JSON.stringify({ level, time: Date.now(), ...details, msg: message })}\n`,
   );
