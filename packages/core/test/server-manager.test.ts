@@ -1206,8 +1206,8 @@ describe('ServerManager', () => {
       },
     );
 
-    it.each(['localhost.attacker.example', 'attacker.example', 'x127.0.0.1'])(
-      'refuses %j by default',
+    it.each(['localhost.attacker.example', 'attacker.example', 'x127.0.0.1', 'app.localhost:3000'])(
+      'refuses %j by default [claim:prod-allowed-hosts-403]',
       async (host) => {
         const server = await serve([echo]);
         const answer = await rawRequest(`${server.url}/echo`, { headers: { host }, body: '{}' });
