@@ -415,12 +415,18 @@ describe('ServerManager', () => {
     }
   });
 
-  it('gives the listening server a headersTimeout of 10 s and a requestTimeout of 30 s by default [claim:errors-408-cause]', async () => {
+  it('gives the listening server a headersTimeout of 10 s and a requestTimeout of 30 s by default, checked once a second [claim:errors-408-cause] [claim:prod-slow-clients]', async () => {
     const server = await serve([echo]);
     // Waiting out 10 s per test run is too slow; read the Node server the manager created.
     const listening = (server as unknown as { server: Server }).server;
     expect(listening.headersTimeout).toBe(10_000);
     expect(listening.requestTimeout).toBe(30_000);
+    // Node answers 408 at the first check past a deadline: with the defaults, at most a second
+    // late. The test of late clients below uses a 1 s headersTimeout, which would hide a longer
+    // interval, so the default's interval is read here.
+    expect(
+      (listening as unknown as { connectionsCheckingInterval: number }).connectionsCheckingInterval,
+    ).toBe(1_000);
   });
 
   it('keeps an idle keep-alive connection for keepAliveTimeout, tells the client in Keep-Alive, and closes it a second later [claim:cfg-keep-alive] [claim:trig-keep-alive] [claim:tsdoc-server-keep-alive-buffer]', async () => {
@@ -1217,8 +1223,8 @@ describe('ServerManager', () => {
       },
     );
 
-    it.each(['localhost.attacker.example', 'attacker.example', 'x127.0.0.1'])(
-      'refuses %j by default',
+    it.each(['localhost.attacker.example', 'attacker.example', 'x127.0.0.1', 'app.localhost:3000'])(
+      'refuses %j by default [claim:prod-allowed-hosts-403]',
       async (host) => {
         const server = await serve([echo]);
         const answer = await rawRequest(`${server.url}/echo`, { headers: { host }, body: '{}' });

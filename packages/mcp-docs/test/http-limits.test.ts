@@ -408,6 +408,16 @@ describe("startHttpServer and a browser's Origin", () => {
     expect(await response.text()).toContain('Origin \\"null\\" is not allowed');
   });
 
+  it('takes the Origin of localhost and refuses that of a name under it, such as app.localhost [claim:prod-mcp-docs-limits]', async () => {
+    const url = await start();
+    const local = await post(url, ping(1), { origin: 'http://localhost:5173' });
+    expect(local.status).toBe(200);
+    await local.text();
+    const under = await post(url, ping(2), { origin: 'http://app.localhost:5173' });
+    expect(under.status).toBe(403);
+    expect(await under.text()).toContain('Origin \\"http://app.localhost:5173\\" is not allowed');
+  });
+
   it('refuses the Origin of a page served from an internet address; takes loopback addresses', async () => {
     const url = await start();
     for (const origin of ['http://203.0.113.5', 'http://[2001:db8::1]:8080', 'http://0xcb007105']) {
