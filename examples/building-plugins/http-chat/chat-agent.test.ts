@@ -168,19 +168,20 @@ describe('docs/building-plugins/http-chat.md', () => {
 
   it('counts taskTimeoutMs from when a task leaves the queue: a message that waited is still answered [claim:httpchat-queue-wait] [claim:trouble-client-waits-queue] [claim:prod-client-waits-queue]', async () => {
     // The first message's reply never comes; the second, of the same room and user, waits
-    // behind it (a space's tasks run one at a time), then takes 200 ms of its own: queued
-    // and running together it outlasts the 300 ms deadline, which it would not survive if
-    // the deadline counted its time in the queue.
+    // behind it (a space's tasks run one at a time), then takes 600 ms of its own: queued
+    // and running together it outlasts the 1.5 s deadline, which it would not survive if
+    // the deadline counted its time in the queue. Its own run stays well within the deadline
+    // (600 ms of 1.5 s), so a loaded machine does not fail it.
     // The second reply's prompt holds the first message among the conversation so far: the
     // reply it answers is the one under "## The message".
     const model = scriptedModel((prompt) =>
       prompt.includes('## The message\nfirst\n')
         ? new Promise<string>(() => undefined)
         : new Promise<string>((resolve) =>
-            setTimeout(() => resolve('Here now.'), 200),
+            setTimeout(() => resolve('Here now.'), 600),
           ),
     );
-    const { url } = await start(model, { taskTimeoutMs: 300 });
+    const { url } = await start(model, { taskTimeoutMs: 1_500 });
     const body = { room: 'lobby', user: 'ada' };
     const first = sendChatMessage(url, 't-ada', { ...body, message: 'first' });
     await vi.waitFor(() => expect(model.requests.length).toBeGreaterThan(0));
@@ -189,7 +190,8 @@ describe('docs/building-plugins/http-chat.md', () => {
       ...body,
       message: 'second',
     });
-    expect(Date.now() - sent).toBeGreaterThan(300);
+    // It waited for the first message's deadline: at least 1.5 s after the first began.
+    expect(Date.now() - sent).toBeGreaterThan(1_000);
     expect(second).toMatchObject({ ok: true, reply: 'Here now.' });
     expect(await first).toMatchObject({ ok: false, httpStatus: 502 });
   });
