@@ -733,6 +733,18 @@ describe('OpenAIModelProvider', () => {
       }).catch((reason: unknown) => reason);
       expect(unwritable).toBeInstanceOf(TypeError);
       expect(OpenAIModelProviderError.is(unwritable)).toBe(false);
+      // Whatever the key function would do: the body is written before the key is read, so a key
+      // function that throws (or never answers) is not called for a request that cannot be sent.
+      let keyReads = 0;
+      const readKey = (): string => {
+        keyReads += 1;
+        throw new Error('vault sealed');
+      };
+      const unwritableWithKey: unknown = await generate(provider({ apiKey: readKey }), {
+        options: { maxTokens: 50n as unknown as number },
+      }).catch((reason: unknown) => reason);
+      expect(unwritableWithKey).toBeInstanceOf(TypeError);
+      expect(keyReads).toBe(0);
       // So does a message that is null or undefined, in an array that is otherwise fine.
       for (const message of [null, undefined]) {
         const missing: unknown = await generate(
