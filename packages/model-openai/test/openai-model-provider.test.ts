@@ -812,6 +812,16 @@ describe('OpenAIModelProvider', () => {
       expect(server.requests).toHaveLength(1);
     });
 
+    it('is false on any answer but a 2xx: a 3xx fetch did not follow, a 404, a 503, each asked once [claim:oai-health]', async () => {
+      const list = { object: 'list', data: [{ id: 'test-model' }] };
+      // A 300 without a Location header is handed back by fetch as it is, body and all.
+      server.enqueue(reply(300, list), reply(404, list), reply(503, list));
+      for (let check = 0; check < 3; check++) {
+        await expect(provider().checkHealth()).resolves.toBe(false);
+      }
+      expect(server.requests.map((request) => request.method)).toEqual(['GET', 'GET', 'GET']);
+    });
+
     it('is false on a 2xx model list larger than maxResponseBytes [claim:oai-health]', async () => {
       const list = { object: 'list', data: [{ id: 'test-model' }] };
       server.enqueue(reply(200, list), reply(200, list));
