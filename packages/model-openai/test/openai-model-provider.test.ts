@@ -686,7 +686,10 @@ describe('OpenAIModelProvider', () => {
       // Abort once the first attempt was answered, while the provider waits to retry.
       await vi.waitFor(() => expect(server.requests).toHaveLength(1));
       controller.abort(new Error('user went away'));
+      const aborted = Date.now();
       const error = await failure(pending);
+      // At once, not when the 10 s wait (Retry-After 20, capped) would have ended.
+      expect(Date.now() - aborted).toBeLessThan(5_000);
       expect(error.code).toBe('WEFT_OPENAI_ABORTED');
       expect(error.message).toBe(
         'OpenAIModelProvider "openai": request was aborted: user went away [WEFT_OPENAI_ABORTED]',
@@ -1024,6 +1027,28 @@ describe('OpenAIModelProvider limits', () => {
       expect(written).toBeLessThan(10 * MIB);
     },
   );
+
+  it('reads an answer of exactly maxResponseBytes, and refuses one byte more, declared or streamed [claim:oai-max-bytes]', async () => {
+    const body = JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'ok' } }] });
+    const size = Buffer.byteLength(body);
+    // Without a Content-Length, in two chunks: the limit is counted as the body arrives.
+    const streamed: Handler = (_request, response) => {
+      response.writeHead(200, { 'Content-Type': 'application/json' });
+      response.write(body.slice(0, 10));
+      response.end(body.slice(10));
+    };
+    server.enqueue(reply(200, body), streamed, reply(200, body), streamed);
+    for (let call = 0; call < 2; call++) {
+      await expect(generate(provider({ maxResponseBytes: size }))).resolves.toMatchObject({
+        text: 'ok',
+      });
+    }
+    for (let call = 0; call < 2; call++) {
+      const error = await failure(generate(provider({ maxResponseBytes: size - 1 })));
+      expect(error.code).toBe('WEFT_OPENAI_RESPONSE_TOO_LARGE');
+    }
+    expect(server.requests).toHaveLength(4);
+  });
 
   it('reads an answer within maxResponseBytes whole, multi-byte characters included [claim:mpo-max-response] [claim:oai-max-bytes]', async () => {
     server.enqueue(completion('é'.repeat(5_000)));
