@@ -153,11 +153,16 @@ export class OpenAIModelProvider extends ModelProvider {
     const startedAt = Date.now();
     const signal = request?.signal;
     if (signal?.aborted) throw abortedError(this.#label, signal.reason, 0);
-    const body = buildChatCompletionBody(
-      this.#options.model,
-      input,
-      request?.options,
-      this.#options.defaultTemperature,
+    // Written before the key is read: a body JSON cannot write (a BigInt option, from a direct
+    // call that skipped the runtime's checks) fails with its TypeError at once, without calling
+    // a key function for a request that cannot be sent.
+    const body = JSON.stringify(
+      buildChatCompletionBody(
+        this.#options.model,
+        input,
+        request?.options,
+        this.#options.defaultTemperature,
+      ),
     );
     const httpRequest = await this.#buildRequest('POST', '/chat/completions', body, {
       deadline: startedAt + this.#options.totalTimeoutMs,
@@ -184,7 +189,7 @@ export class OpenAIModelProvider extends ModelProvider {
   async #buildRequest(
     method: HttpRequest['method'],
     path: string,
-    body: unknown,
+    body: string | undefined,
     keyBounds: KeyBounds,
   ): Promise<HttpRequest> {
     const headers = new Headers({ Accept: 'application/json' });
@@ -196,7 +201,7 @@ export class OpenAIModelProvider extends ModelProvider {
       method,
       url: `${this.#options.baseUrl}${path}`,
       headers,
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      ...(body === undefined ? {} : { body }),
     };
   }
 

@@ -686,7 +686,10 @@ describe('OpenAIModelProvider', () => {
       // Abort once the first attempt was answered, while the provider waits to retry.
       await vi.waitFor(() => expect(server.requests).toHaveLength(1));
       controller.abort(new Error('user went away'));
+      const aborted = Date.now();
       const error = await failure(pending);
+      // At once, not when the 10 s wait (Retry-After 20, capped) would have ended.
+      expect(Date.now() - aborted).toBeLessThan(5_000);
       expect(error.code).toBe('WEFT_OPENAI_ABORTED');
       expect(error.message).toBe(
         'OpenAIModelProvider "openai": request was aborted: user went away [WEFT_OPENAI_ABORTED]',
@@ -733,6 +736,18 @@ describe('OpenAIModelProvider', () => {
       }).catch((reason: unknown) => reason);
       expect(unwritable).toBeInstanceOf(TypeError);
       expect(OpenAIModelProviderError.is(unwritable)).toBe(false);
+      // Whatever the key function would do: the body is written before the key is read, so a key
+      // function that throws (or never answers) is not called for a request that cannot be sent.
+      let keyReads = 0;
+      const readKey = (): string => {
+        keyReads += 1;
+        throw new Error('vault sealed');
+      };
+      const unwritableWithKey: unknown = await generate(provider({ apiKey: readKey }), {
+        options: { maxTokens: 50n as unknown as number },
+      }).catch((reason: unknown) => reason);
+      expect(unwritableWithKey).toBeInstanceOf(TypeError);
+      expect(keyReads).toBe(0);
       // So does a message that is null or undefined, in an array that is otherwise fine.
       for (const message of [null, undefined]) {
         const missing: unknown = await generate(
@@ -798,6 +813,16 @@ describe('OpenAIModelProvider', () => {
       server.enqueue(reply(401, { error: { message: 'Incorrect API key' } }));
       await expect(provider({ apiKey: 'bad' }).checkHealth()).resolves.toBe(false);
       expect(server.requests).toHaveLength(1);
+    });
+
+    it('is false on any answer but a 2xx: a 3xx fetch did not follow, a 404, a 503, each asked once [claim:oai-health]', async () => {
+      const list = { object: 'list', data: [{ id: 'test-model' }] };
+      // A 300 without a Location header is handed back by fetch as it is, body and all.
+      server.enqueue(reply(300, list), reply(404, list), reply(503, list));
+      for (let check = 0; check < 3; check++) {
+        await expect(provider().checkHealth()).resolves.toBe(false);
+      }
+      expect(server.requests.map((request) => request.method)).toEqual(['GET', 'GET', 'GET']);
     });
 
     it('is false on a 2xx model list larger than maxResponseBytes [claim:oai-health]', async () => {
@@ -1002,6 +1027,28 @@ describe('OpenAIModelProvider limits', () => {
       expect(written).toBeLessThan(10 * MIB);
     },
   );
+
+  it('reads an answer of exactly maxResponseBytes, and refuses one byte more, declared or streamed [claim:oai-max-bytes]', async () => {
+    const body = JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'ok' } }] });
+    const size = Buffer.byteLength(body);
+    // Without a Content-Length, in two chunks: the limit is counted as the body arrives.
+    const streamed: Handler = (_request, response) => {
+      response.writeHead(200, { 'Content-Type': 'application/json' });
+      response.write(body.slice(0, 10));
+      response.end(body.slice(10));
+    };
+    server.enqueue(reply(200, body), streamed, reply(200, body), streamed);
+    for (let call = 0; call < 2; call++) {
+      await expect(generate(provider({ maxResponseBytes: size }))).resolves.toMatchObject({
+        text: 'ok',
+      });
+    }
+    for (let call = 0; call < 2; call++) {
+      const error = await failure(generate(provider({ maxResponseBytes: size - 1 })));
+      expect(error.code).toBe('WEFT_OPENAI_RESPONSE_TOO_LARGE');
+    }
+    expect(server.requests).toHaveLength(4);
+  });
 
   it('reads an answer within maxResponseBytes whole, multi-byte characters included [claim:mpo-max-response] [claim:oai-max-bytes]', async () => {
     server.enqueue(completion('é'.repeat(5_000)));
