@@ -576,6 +576,9 @@ describe('the search_docs ranking', () => {
       expect(found('loom cloth spindle')).toEqual(['/docs/loom/']);
       // No part has both words of two, and two words have no "all but one" tier: any word.
       expect(found('loom spindle').sort()).toEqual(['/docs/loom/', '/docs/spindle/']);
+      // A part has both: the dye's part, with "cloth" alone, does not join it, though fewer
+      // pages than the limit have both words.
+      expect(found('loom cloth')).toEqual(['/docs/loom/']);
       // No part has two of these three: any word again.
       expect(found('loom spindle dyed').sort()).toEqual([
         '/docs/dye/',
