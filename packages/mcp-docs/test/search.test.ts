@@ -132,6 +132,16 @@ describe('the search_docs ranking', () => {
     // Eight letters: two, not three.
     expect(found('mulbarrz')).toEqual(['/docs/mulberry/']);
     expect(found('mxlbarrz')).toEqual([]);
+    // A letter missing or extra is one edit, as a wrong one is.
+    expect(found('aprict')).toEqual(['/docs/apricot/']);
+    expect(found('kiwii')).toEqual(['/docs/kiwi/']);
+    // Two letters swapped are two edits: forgiven from eight letters only.
+    expect(found('ikwi')).toEqual([]);
+    expect(found('aprciot')).toEqual([]);
+    expect(found('mulbrery')).toEqual(['/docs/mulberry/']);
+    const notes = new DocsSearch([fruit('memory')], []);
+    expect(notes.search('memroy')).toEqual([]);
+    expect(notes.search('memry').map((hit) => hit.path)).toEqual(['/docs/memory/']);
   });
 
   it('counts the letters of a word as typed, not of its root without the ending [claim:mcp-docs-typos-fallback] [claim:tsdoc-edit-tolerance]', () => {
@@ -566,6 +576,9 @@ describe('the search_docs ranking', () => {
       expect(found('loom cloth spindle')).toEqual(['/docs/loom/']);
       // No part has both words of two, and two words have no "all but one" tier: any word.
       expect(found('loom spindle').sort()).toEqual(['/docs/loom/', '/docs/spindle/']);
+      // A part has both: the dye's part, with "cloth" alone, does not join it, though fewer
+      // pages than the limit have both words.
+      expect(found('loom cloth')).toEqual(['/docs/loom/']);
       // No part has two of these three: any word again.
       expect(found('loom spindle dyed').sort()).toEqual([
         '/docs/dye/',
