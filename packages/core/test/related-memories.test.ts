@@ -313,6 +313,15 @@ describe('renderRelatedMemories', () => {
     );
   });
 
+  it('shows a Data line only when the trigger had data: not for none or null [claim:sp-entry-format]', () => {
+    for (const data of [undefined, null]) {
+      expect(renderRelatedMemories([trigger('t1', 1, 'hello', data)], wide)).not.toContain('Data:');
+    }
+    expect(renderRelatedMemories([trigger('t1', 1, 'hello', { n: 0 })], wide)).toContain(
+      '\n  Data: {"n":0}\n',
+    );
+  });
+
   it('never cuts an emoji in half: a cut text has no lone surrogate [claim:sp-entry-field-cuts]', () => {
     const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
     // 298 letters and then emoji: the 299th and 300th code units are one emoji.
