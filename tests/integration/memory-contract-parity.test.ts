@@ -12,6 +12,7 @@ import {
   Plugin,
   Runtime,
   WeftError,
+  spaceId,
   type Memory,
   type MemoryProvider,
   type QueryMemoryOptions,
@@ -330,6 +331,7 @@ describe("the spaces page's memory claims hold for every first-party store", () 
     'support-billing-ticket-1042',
     'Support-billing-ticket-7',
     'support-billingx',
+    'support-billing_2dkb-kb',
     'support-sales-kb',
     'sp%lit_a?b[c]\\d',
   ];
@@ -365,6 +367,31 @@ describe("the spaces page's memory claims hold for every first-party store", () 
     'in-memory': expected,
     sqlite: expected,
     postgres: expected,
+  });
+
+  it('select a subtree by its id and a prefix ending in the separator, not a team whose name starts the same [claim:sp-subtree-prefix]', async () => {
+    const billingKb = spaceId('support', 'billing-kb', 'kb');
+    expect(billingKb).toBe('support-billing_2dkb-kb');
+    expect(await found({ space: 'support-billing', spacePrefix: 'support-billing-' })).toEqual(
+      inEvery([
+        'support-billing',
+        'support-billing-kb',
+        'support-billing-kb-faq',
+        'support-billing-kbx',
+        'support-billing-ticket-1042',
+      ]),
+    );
+    expect(await found({ spacePrefix: 'support-billing' })).toEqual(
+      inEvery([
+        'support-billing',
+        'support-billing-kb',
+        'support-billing-kb-faq',
+        'support-billing-kbx',
+        'support-billing-ticket-1042',
+        billingKb,
+        'support-billingx',
+      ]),
+    );
   });
 
   it('match ids case-sensitively, by exact id, prefix and pattern [claim:sp-case-sensitive]', async () => {

@@ -312,4 +312,37 @@ describe('renderRelatedMemories', () => {
       `"${'d'.repeat(298)}…`,
     );
   });
+
+  it('shows a Data line only when the trigger had data: not for none or null [claim:sp-entry-format]', () => {
+    for (const data of [undefined, null]) {
+      expect(renderRelatedMemories([trigger('t1', 1, 'hello', data)], wide)).not.toContain('Data:');
+    }
+    expect(renderRelatedMemories([trigger('t1', 1, 'hello', { n: 0 })], wide)).toContain(
+      '\n  Data: {"n":0}\n',
+    );
+  });
+
+  it('never cuts an emoji in half: a cut text has no lone surrogate [claim:sp-entry-field-cuts]', () => {
+    const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+    // 298 letters and then emoji: the 299th and 300th code units are one emoji.
+    const message = `${'a'.repeat(298)}${'😀'.repeat(10)}`;
+    const text = renderRelatedMemories([trigger('t1', 1, message, '😀'.repeat(200))], wide);
+    expect(text).toContain(`: ${'a'.repeat(298)}…\n`);
+    expect(text).not.toMatch(loneSurrogate);
+    // The budget cut of a newest entry longer than the whole budget keeps pairs whole too.
+    const note: Memory = {
+      id: 'n1',
+      space: 's',
+      kind: 'note',
+      content: '😀'.repeat(200),
+      metadata: {},
+      createdAt: at(2),
+    };
+    for (const maxChars of [50, 51, 52]) {
+      const short = renderRelatedMemories([note], { maxEntries: 10, maxChars });
+      expect(short.length).toBeLessThanOrEqual(maxChars);
+      expect(short.endsWith('…')).toBe(true);
+      expect(short).not.toMatch(loneSurrogate);
+    }
+  });
 });

@@ -192,5 +192,10 @@ function json(value: unknown): string {
 }
 
 function cut(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
+  if (text.length <= max) return text;
+  let end = Math.max(0, max - 1);
+  // Never keep half of a surrogate pair (an emoji): alone it has no UTF-8 form.
+  const last = text.charCodeAt(end - 1);
+  if (end > 0 && last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}…`;
 }
