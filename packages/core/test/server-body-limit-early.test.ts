@@ -5,6 +5,7 @@
  * got 408 instead.
  */
 import { connect, type Socket } from 'node:net';
+import express from 'express';
 import { ServerManager } from '@weft/core/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from './fixtures.js';
@@ -18,12 +19,14 @@ afterEach(async () => {
 /** requestTimeout of the server under test: an answer that waits for it comes after this. */
 const REQUEST_TIMEOUT_MS = 6_000;
 
-async function serve(): Promise<{ port: number; ran: string[] }> {
+async function serve(ownParser = false): Promise<{ port: number; ran: string[] }> {
   const ran: string[] = [];
   server = new ServerManager(
     { port: 0, bodyLimit: '1kb', headersTimeout: 2_000, requestTimeout: REQUEST_TIMEOUT_MS },
     silentLogger,
   );
+  // A parser of the application's own, with a larger limit, reads the body first.
+  if (ownParser) server.app.use(express.json({ limit: '1mb' }));
   server.mount(
     'probe',
     {
@@ -111,5 +114,16 @@ describe('ServerManager and a JSON body over bodyLimit that is still arriving', 
     expect(received.toLowerCase()).toContain('connection: keep-alive');
     expect(ran).toEqual(['handler']);
     socket.destroy();
+  });
+
+  it('leaves alone a body a parser of your own on app has read already', async () => {
+    const { port, ran } = await serve(true);
+    const response = await fetch(`http://127.0.0.1:${port}/probe`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'x'.repeat(5_000) }),
+    });
+    expect(response.status).toBe(200);
+    expect(ran).toEqual(['handler']);
   });
 });

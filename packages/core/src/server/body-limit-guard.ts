@@ -36,6 +36,8 @@ export function guardBodyLimit(
   limit: number,
   refuse: (error: Error) => void,
 ): 'refused' | (() => void) {
+  // A body read already (by a parser of your own on `app`) is no longer the parser's to read.
+  if (request.readableEnded) return () => {};
   const encoding = (request.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
   // Only a body the parser reads as JSON is its to refuse; another is dropped as it arrives.
   if (encoding !== 'identity' || !request.is('application/json')) return () => {};
@@ -50,7 +52,6 @@ export function guardBodyLimit(
     // The parser itself refuses a body longer than it said it was.
     return () => {};
   }
-  if (request.readableEnded) return () => {};
   let received = 0;
   const count = (chunk: Buffer | string): void => {
     received += chunk.length;
