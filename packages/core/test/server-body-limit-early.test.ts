@@ -4,7 +4,9 @@
  * client sending a large body slowly, or an endless chunked one, waited out `requestTimeout` and
  * got 408 instead.
  */
+import { randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
+import { constants, createGzip } from 'node:zlib';
 import express from 'express';
 import { ServerManager } from '@weft/core/node';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -125,5 +127,45 @@ describe('ServerManager and a JSON body over bodyLimit that is still arriving', 
     });
     expect(response.status).toBe(200);
     expect(ran).toEqual(['handler']);
+  });
+
+  it('answers 413 to an endless gzip body once twice the limit has come as sent, though it never ends [claim:prod-body-limit-early]', async () => {
+    const { port, ran } = await serve();
+    // Random bytes do not compress: each piece gzip flushes is a little over 512 bytes.
+    const gzip = createGzip();
+    const pieces: Buffer[] = [];
+    gzip.on('data', (piece: Buffer) => pieces.push(piece));
+    const piece = async (): Promise<string> => {
+      gzip.write(randomBytes(512));
+      await new Promise<void>((resolve) => gzip.flush(constants.Z_SYNC_FLUSH, () => resolve()));
+      const bytes = Buffer.concat(pieces.splice(0));
+      return `${bytes.length.toString(16)}\r\n${bytes.toString('latin1')}\r\n`;
+    };
+    const chunks: string[] = [];
+    for (let index = 0; index < 60; index += 1) chunks.push(await piece());
+    const socket = connect(port, '127.0.0.1');
+    let received = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => (received += chunk));
+    socket.on('error', () => {});
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    const started = Date.now();
+    socket.write(
+      'POST /probe HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n',
+      'latin1',
+    );
+    // About 2 KB every 100 ms: past twice the limit of 1 KB within the first second.
+    let next = 0;
+    const drip = setInterval(() => {
+      for (let count = 0; count < 4 && next < chunks.length; count += 1) {
+        if (socket.writable) socket.write(chunks[next] as string, 'latin1');
+        next += 1;
+      }
+    }, 100);
+    await closed;
+    clearInterval(drip);
+    expect(received).toMatch(/^HTTP\/1\.1 413 /);
+    expect(Date.now() - started).toBeLessThan(REQUEST_TIMEOUT_MS / 2);
+    expect(ran).toEqual([]);
   });
 });

@@ -20,8 +20,10 @@ function tooLarge(limit: number, length: number | undefined): Error {
  * read the whole body first (it drains a refused body before it answers, so a client sending a
  * large or endless one waits out `requestTimeout` and gets 408, not 413): at once when its
  * `Content-Length` says so, or the moment the bytes of a chunked body pass the limit. The answer
- * closes the connection, so what the client still sends is not read. A compressed body is left
- * to the parser, which counts the bytes it inflates.
+ * closes the connection, so what the client still sends is not read. The limit is on the bytes
+ * a compressed body inflates to, which the parser counts: such a body is refused here once it
+ * has sent twice the limit as it is (compression makes no honest body that much larger), and
+ * below that by the parser, once it has all arrived.
  *
  * @param request - The request the parser is about to read.
  * @param response - Its response, marked to close the connection when the body is refused.
@@ -40,22 +42,24 @@ export function guardBodyLimit(
   if (request.readableEnded) return () => {};
   const encoding = (request.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
   // Only a body the parser reads as JSON is its to refuse; another is dropped as it arrives.
-  if (encoding !== 'identity' || !request.is('application/json')) return () => {};
+  if (!request.is('application/json')) return () => {};
+  // Past this many bytes as sent, the body is over the limit: a compressed one too.
+  const cap = encoding === 'identity' ? limit : 2 * limit;
   const declared = request.headers['content-length'];
   if (declared !== undefined) {
     const length = Number(declared);
-    if (length > limit) {
+    if (length > cap) {
       response.setHeader('Connection', 'close');
       refuse(tooLarge(limit, length));
       return 'refused';
     }
-    // The parser itself refuses a body longer than it said it was.
+    // Node.js ends the body at its length, which is within the cap.
     return () => {};
   }
   let received = 0;
   const count = (chunk: Buffer | string): void => {
     received += chunk.length;
-    if (received <= limit) return;
+    if (received <= cap) return;
     request.off('data', count);
     response.setHeader('Connection', 'close');
     refuse(tooLarge(limit, undefined));
