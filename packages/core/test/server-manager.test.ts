@@ -1634,7 +1634,7 @@ describe('ServerManager', () => {
       await done;
     });
 
-    it('answers a body over bodyLimit 413 only once it has all arrived: one still arriving at requestTimeout gets 408 [claim:trig-413-after-body]', async () => {
+    it('answers a body over bodyLimit 413 as soon as its Content-Length or its bytes so far pass the limit, though it is still arriving [claim:trig-413-early]', async () => {
       let ran = false;
       const server = await serve(
         [
@@ -1657,16 +1657,17 @@ describe('ServerManager', () => {
         status: 413,
         error: { status: 413, code: 'WEFT_BAD_REQUEST' },
       });
-      // Declared over the limit, or chunked past it, and still arriving: the server reads on
-      // until requestTimeout, and the answer is 408.
+      // Declared over the limit, or chunked past it, and still arriving: 413 all the same, long
+      // before requestTimeout would answer 408.
       const declared = await rawExchange(server, `${head}Content-Length: 100000\r\n\r\n[`, {
         drip: '          ',
       });
-      expect(declared).toMatchObject({ status: 408, error: { status: 408 } });
+      expect(declared).toMatchObject({ status: 413, error: { status: 413 } });
+      // 40 bytes every 100 ms: past the limit of 100 at the third, before requestTimeout (600 ms).
       const chunked = await rawExchange(server, `${head}Transfer-Encoding: chunked\r\n\r\n`, {
-        drip: 'a\r\n          \r\n',
+        drip: `28\r\n${' '.repeat(40)}\r\n`,
       });
-      expect(chunked).toMatchObject({ status: 408, error: { status: 408 } });
+      expect(chunked).toMatchObject({ status: 413, error: { status: 413 } });
       expect(ran).toBe(false);
     });
 

@@ -35,8 +35,11 @@ export interface BoundedStdioOptions {
  * `maxLineBytes`, its ending `\n` or `\r\n` not counted, is answered with a JSON-RPC error
  * (`-32600`, id `null`) the moment it passes the limit, reported to `log`, and skipped to its
  * end; a line that is not a JSON-RPC message is answered with `-32700`. Either way the next line
- * is read as usual.
+ * is read as usual. While stdout holds more than its buffer takes (a client that does not read
+ * the answers), stdin is not read; it is read again once stdout has drained, so the answers
+ * waiting in memory stay bounded.
  * @claim tsdoc-docs-stdio-refuse
+ * @claim tsdoc-docs-stdio-backpressure
  */
 export class BoundedStdioTransport implements Transport {
   onclose?: () => void;
@@ -52,6 +55,12 @@ export class BoundedStdioTransport implements Transport {
   private lineBytes = 0;
   /** Set while the rest of an over-long line is being skipped. */
   private skipping = false;
+  /** Set by `close()`: stdin is then not read again when stdout drains. */
+  private closed = false;
+  /** Resolves when stdout drains, while stdin is paused for it. */
+  private drained: Promise<void> | undefined;
+  /** What was left of a chunk of stdin when stdout filled up, read once it drains. */
+  private held: Buffer | undefined;
 
   constructor(options: BoundedStdioOptions = {}) {
     this.stdin = options.stdin ?? process.stdin;
@@ -69,6 +78,11 @@ export class BoundedStdioTransport implements Transport {
       if (newline === -1) return;
       this.endLine();
       start = newline + 1;
+      if (this.drained !== undefined && start < chunk.length) {
+        // stdout is full: the rest of the chunk waits with stdin until it drains.
+        this.held = chunk.subarray(start);
+        return;
+      }
     }
   };
 
@@ -121,9 +135,29 @@ export class BoundedStdioTransport implements Transport {
 
   /** Answers a message that cannot be read; its id is unknown, so it is null. */
   private refuse(code: number, message: string): void {
-    this.stdout.write(
-      `${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } })}\n`,
-    );
+    void this.write(`${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } })}\n`);
+  }
+
+  /**
+   * Writes to stdout. When stdout's buffer is full (the client is not reading), stdin is paused
+   * until it drains: each message read could add an answer to the buffer, without bound.
+   */
+  private write(text: string): Promise<void> {
+    if (this.stdout.write(text)) return Promise.resolve();
+    this.drained ??= new Promise((resolve) => {
+      this.stdin.pause();
+      this.stdout.once('drain', () => {
+        this.drained = undefined;
+        resolve();
+        if (this.closed) return;
+        const held = this.held;
+        this.held = undefined;
+        if (held !== undefined) this.onData(held);
+        // Reading the held lines may have filled stdout again.
+        if (this.drained === undefined) this.stdin.resume();
+      });
+    });
+    return this.drained;
   }
 
   async start(): Promise<void> {
@@ -135,14 +169,13 @@ export class BoundedStdioTransport implements Transport {
     this.stdin.off('data', this.onData);
     this.stdin.off('error', this.onError);
     this.stdin.pause();
+    this.closed = true;
     this.pieces = [];
+    this.held = undefined;
     this.onclose?.();
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    return new Promise((resolve) => {
-      if (this.stdout.write(serializeMessage(message))) resolve();
-      else this.stdout.once('drain', resolve);
-    });
+    return this.write(serializeMessage(message));
   }
 }

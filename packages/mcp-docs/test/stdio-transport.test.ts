@@ -2,7 +2,7 @@
  * BoundedStdioTransport on its own, over in-memory streams with a small limit: where exactly a
  * line is long enough to be refused, for lines ended LF and CRLF, whole or cut across chunks.
  */
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BoundedStdioTransport } from '../src/stdio.js';
@@ -124,5 +124,45 @@ describe('BoundedStdioTransport and a line that is no JSON-RPC message', () => {
     expect(logged).toHaveLength(3);
     expect(logged.every((line) => line.includes('not a JSON-RPC message'))).toBe(true);
     expect(taken).toEqual([4]);
+  });
+});
+
+describe('BoundedStdioTransport and a client that does not read its answers', () => {
+  it('stops reading stdin while stdout is full, and reads on once it drains [claim:tsdoc-docs-stdio-backpressure] [claim:mcp-docs-readme-stdio-backpressure]', async () => {
+    const stdin = new PassThrough();
+    // A client that reads nothing until told: each write waits for its callback.
+    const waiting: (() => void)[] = [];
+    const stdout = new Writable({
+      highWaterMark: 1024,
+      write: (_chunk, _encoding, callback) => waiting.push(callback),
+    });
+    const transport = new BoundedStdioTransport({ stdin, stdout, log: () => {} });
+    transports.push(transport);
+    const taken: unknown[] = [];
+    const answer = 'x'.repeat(1000);
+    transport.onmessage = (message) => {
+      const { id } = message as { id: number };
+      taken.push(id);
+      void transport.send({ jsonrpc: '2.0', id, result: { answer } });
+    };
+    await transport.start();
+    // 1000 pings, 100 to a chunk: answered in full, they would hold about 1 MB.
+    for (let first = 0; first < 1000; first += 100) {
+      const lines = Array.from({ length: 100 }, (_, index) =>
+        JSON.stringify({ jsonrpc: '2.0', id: first + index, method: 'ping' }),
+      );
+      stdin.write(`${lines.join('\n')}\n`);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(taken.length).toBeLessThan(10);
+    expect(stdout.writableLength).toBeLessThan(10_000);
+    // The client reads: every message is taken and answered.
+    const deadline = Date.now() + 10_000;
+    while (taken.length < 1000 && Date.now() < deadline) {
+      waiting.splice(0).forEach((callback) => callback());
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(taken).toEqual(Array.from({ length: 1000 }, (_, index) => index));
   });
 });

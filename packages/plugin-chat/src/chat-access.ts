@@ -250,7 +250,17 @@ export class ChatAccess {
     // The hook threw or hung (logged already), or refused.
     if (verdict === HOOK_FAILED || verdict === false) return false;
     if (verdict === true) return { user: undefined };
-    const named = namedUser(verdict);
+    let named: string | undefined;
+    try {
+      named = namedUser(verdict);
+    } catch (error) {
+      // An answer that throws as it is read (a getter, a Proxy) failed like a hook that throws.
+      logger?.error(
+        { requestId, error: describeError(error) },
+        'chat: authenticate threw; refused',
+      );
+      return false;
+    }
     if (named !== undefined) {
       if (CHAT_ID_PATTERN.test(named)) return { user: named };
       logger?.error(

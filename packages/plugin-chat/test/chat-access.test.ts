@@ -287,10 +287,18 @@ describe('ChatPlugin: who the sender is', () => {
         if (token === 'Bearer odd') return { user: 'ada lovelace' };
         // What a hook written in JavaScript may answer: neither true, false nor { user }.
         if (token === 'Bearer vague') return 'ada' as unknown as boolean;
+        // An answer that throws as it is read: a getter, or a Proxy.
+        if (token === 'Bearer getter') {
+          return {
+            get user(): string {
+              throw new Error('session store at 10.0.0.7 down');
+            },
+          };
+        }
         return false;
       },
     });
-    for (const token of ['nope', 'crash', 'hang', 'odd', 'vague']) {
+    for (const token of ['nope', 'crash', 'hang', 'odd', 'vague', 'getter']) {
       const started = Date.now();
       const answer = await post(url, { room: 'r', user: 'ada', message: 'hi' }, token);
       expect(answer.status, token).toBe(401);

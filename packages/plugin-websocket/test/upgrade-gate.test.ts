@@ -159,7 +159,12 @@ describe('upgradeGate', () => {
   });
 
   it('admits with the user authenticate names; any answer but true, false or { user } refuses with 401 [claim:tsdoc-chat-authenticate-result] [claim:tsdoc-ws-gate-user] [claim:errors-ws-unauthorized-answers]', async () => {
-    const answers: unknown[] = [{ user: 'ada' }, { user: '' }, 'yes', undefined, null];
+    const throwing = {
+      get user(): string {
+        throw new Error('session store down');
+      },
+    };
+    const answers: unknown[] = [{ user: 'ada' }, { user: '' }, 'yes', undefined, null, throwing];
     const verdicts = [];
     for (const answer of answers) {
       const check = gate({ authenticate: () => answer as never });

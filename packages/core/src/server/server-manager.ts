@@ -22,6 +22,7 @@ import {
   originHookWithDeadline,
   type AllowedOrigins,
 } from './allowed-origins.js';
+import { guardBodyLimit } from './body-limit-guard.js';
 import { answerClientErrors } from './client-errors.js';
 import { limitConnections, type RefusedConnection } from './connection-limits.js';
 import { routeRequestOf, routeResponseOf } from './route-adapter.js';
@@ -215,8 +216,22 @@ export class ServerManager implements HttpServer {
         else if (nestsDeeperThan(body, maxDepth)) throw jsonTooDeep(maxDepth);
       },
     });
+    const limitBytes =
+      typeof this.config.bodyLimit === 'number'
+        ? this.config.bodyLimit
+        : (byteSizeOf(this.config.bodyLimit) as number);
     this.parseJson = (request, response, next) => {
+      // The parser answers a body over the limit only once it has read all of it.
+      let refused = false;
+      const refuse = (error: Error): void => {
+        refused = true;
+        next(error);
+      };
+      const checked = guardBodyLimit(request, response, limitBytes, refuse);
+      if (checked === 'refused') return;
       parse(request, response, (error?: unknown) => {
+        checked();
+        if (refused) return;
         if (error === undefined && parsedUnchecked.has(request)) {
           parsedUnchecked.delete(request);
           if (valueNestsDeeperThan(request.body, maxDepth)) {
