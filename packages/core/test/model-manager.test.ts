@@ -744,6 +744,31 @@ describe('ModelManager.call', () => {
     });
   });
 
+  it('tries the aliases in the order of the groups, and within a group in its order, whatever the order of the providers [claim:tr-alias-order]', async () => {
+    const dialogue = defineCapability({ ...chat, id: 'dialogue' });
+    const talk = defineCapability({ ...chat, id: 'talk' });
+    // The provider of `talk` is listed first, so only the order of the ids can pick `dialogue`.
+    const providers = () => [
+      new TestModelProvider('talker', { capabilities: [{ ...echoText('talk'), id: 'talk' }] }),
+      new TestModelProvider('speaker', {
+        capabilities: [{ ...echoText('dialogue'), id: 'dialogue' }],
+      }),
+    ];
+    const withGroups = (...groups: string[][]) =>
+      manager(providers(), (registry) => {
+        registry.register(chat);
+        registry.register(dialogue);
+        registry.register(talk);
+        for (const group of groups) registry.addAliasGroup(group);
+      });
+    const served = async (models: ModelManager) =>
+      ((await models.callDynamic('chat', hello)) as { text: string }).text;
+    expect(await served(withGroups(['chat', 'dialogue', 'talk']))).toBe('dialogue:hello');
+    expect(await served(withGroups(['talk', 'chat', 'dialogue']))).toBe('talk:hello');
+    expect(await served(withGroups(['chat', 'dialogue'], ['talk', 'chat']))).toBe('dialogue:hello');
+    expect(await served(withGroups(['talk', 'chat'], ['chat', 'dialogue']))).toBe('talk:hello');
+  });
+
   it("checks an alias's answer against the requested capability's output schema too [claim:cap-validates-both-ways] [claim:tr-alias-validated-twice] [claim:cap-alias-checked-both]", async () => {
     const moodyChat = defineCapability({
       id: 'moody-chat',
