@@ -255,10 +255,7 @@ export class ChatAccess {
       named = namedUser(verdict);
     } catch (error) {
       // An answer that throws as it is read (a getter, a Proxy) failed like a hook that throws.
-      logger?.error(
-        { requestId, error: describeError(error) },
-        'chat: authenticate threw; refused',
-      );
+      logHookThrew(logger, requestId, 'authenticate', error);
       return false;
     }
     if (named !== undefined) {
@@ -359,13 +356,20 @@ export class ChatAccess {
       }
       return verdict;
     } catch (error) {
-      // The hook's error may name keys or back ends: it goes to the log, the client is refused.
-      logger?.error({ requestId, error: describeError(error) }, `chat: ${hook} threw; refused`);
+      logHookThrew(logger, requestId, hook, error);
       return HOOK_FAILED;
     } finally {
       clearTimeout(timer);
     }
   }
+}
+
+/**
+ * Logs a hook that threw (or whose answer threw as it was read). Its error may name keys or back
+ * ends: it goes to the log, and the client is only refused.
+ */
+function logHookThrew(logger: Logger, requestId: string, hook: string, error: unknown): void {
+  logger?.error({ requestId, error: describeError(error) }, `chat: ${hook} threw; refused`);
 }
 
 /** What a hook that threw or did not answer in time counts as; it was logged already. */
