@@ -880,6 +880,20 @@ describe('PromptRegistry with function templates', () => {
     expect(performance.now() - started).toBeLessThan(LIQUID_RENDER_LIMIT_MS + 4_000);
     // A render within both limits is untouched.
     expect(await prompts.render('chat/range', { n: 3 })).toBe('xxx');
+    // What outputs write counts too, `raw` or not: eleven outputs of a million characters each.
+    prompts.register('chat', 'echo', '{% for i in (1..n) %}{{ text }}{% endfor %}');
+    prompts.register('chat', 'raw', '{% for i in (1..n) %}{{ text | raw }}{% endfor %}');
+    prompts.register('chat', 'tag', '{% for i in (1..n) %}{% echo text %}{% endfor %}');
+    const text = 'y'.repeat(1_000_000);
+    for (const name of ['chat/echo', 'chat/raw', 'chat/tag']) {
+      const written = await errorOf(prompts.render(name, { text, n: 11 }));
+      expect(written.code).toBe('WEFT_TEMPLATE_RENDER_FAILED');
+      expect(written.message).toContain('memory alloc limit exceeded');
+      expect(await prompts.render(name, { text, n: 9 })).toHaveLength(9_000_000);
+    }
+    // The template's own text is not counted: twice six million characters render.
+    prompts.register('chat', 'own', `{% for i in (1..2) %}${'z'.repeat(6_000_000)}{% endfor %}`);
+    expect(await prompts.render('chat/own', {})).toHaveLength(12_000_000);
   });
 
   it('names a declared variable called __proto__ when it was not passed, and hands it over when it was [claim:liq-function-strict]', async () => {
