@@ -1,4 +1,4 @@
-import type { FilterImpl, Liquid } from 'liquidjs';
+import type { Context, Liquid } from 'liquidjs';
 
 /**
  * The system's locale, for the names of months and days that liquid's `date` filter writes, as
@@ -36,13 +36,13 @@ function outputLength(value: unknown): number {
 }
 
 /**
- * Charges the text an output writes (`{{ value }}`, `{% echo %}`) to the render's memory limit,
+ * Charges the text an output writes (`{{ value }}`, `{% echo %}`, `{% cycle %}`) to the render's memory limit,
  * and hands the value on unchanged. liquidjs counts only what its ranges and filters make, so
  * without this `{% for i in (1..n) %}{{ long }}{% endfor %}` would write hundreds of millions of
  * characters within the time limit. liquid adds this function as the last filter of every output
  * whose last filter is not `raw`; `raw` is replaced below to charge the same.
  */
-function chargeOutput(this: FilterImpl, value: unknown): unknown {
+function chargeOutput(this: { readonly context: Context }, value: unknown): unknown {
   this.context.memoryLimit.use(outputLength(value));
   return value;
 }
