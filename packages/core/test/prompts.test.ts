@@ -850,7 +850,7 @@ describe('PromptRegistry with function templates', () => {
     expect(render).toHaveBeenLastCalledWith(greeting);
   });
 
-  it('fails a liquid render that would allocate past its memory limit, or run past one second, with WEFT_TEMPLATE_RENDER_FAILED [claim:liq-render-limits] [claim:errors-template-render-limits]', async () => {
+  it('fails a liquid render that would allocate past its memory limit, or run past one second, with WEFT_TEMPLATE_RENDER_FAILED [claim:liq-render-limits] [claim:liq-render-limits-count] [claim:errors-template-render-limits]', async () => {
     expect(LIQUID_RENDER_LIMIT_MS).toBe(1_000);
     expect(LIQUID_MEMORY_LIMIT).toBe(10_000_000);
     const prompts = new PromptRegistry();
@@ -880,6 +880,21 @@ describe('PromptRegistry with function templates', () => {
     expect(performance.now() - started).toBeLessThan(LIQUID_RENDER_LIMIT_MS + 4_000);
     // A render within both limits is untouched.
     expect(await prompts.render('chat/range', { n: 3 })).toBe('xxx');
+    // What outputs write counts too, `raw` or not, and the echo and cycle tags: eleven outputs of a million characters each.
+    prompts.register('chat', 'echo', '{% for i in (1..n) %}{{ text }}{% endfor %}');
+    prompts.register('chat', 'raw', '{% for i in (1..n) %}{{ text | raw }}{% endfor %}');
+    prompts.register('chat', 'tag', '{% for i in (1..n) %}{% echo text %}{% endfor %}');
+    prompts.register('chat', 'cycle', '{% for i in (1..n) %}{% cycle text %}{% endfor %}');
+    const text = 'y'.repeat(1_000_000);
+    for (const name of ['chat/echo', 'chat/raw', 'chat/tag', 'chat/cycle']) {
+      const written = await errorOf(prompts.render(name, { text, n: 11 }));
+      expect(written.code).toBe('WEFT_TEMPLATE_RENDER_FAILED');
+      expect(written.message).toContain('memory alloc limit exceeded');
+      expect(await prompts.render(name, { text, n: 9 })).toHaveLength(9_000_000);
+    }
+    // The template's own text is not counted: twice six million characters render.
+    prompts.register('chat', 'own', `{% for i in (1..2) %}${'z'.repeat(6_000_000)}{% endfor %}`);
+    expect(await prompts.render('chat/own', {})).toHaveLength(12_000_000);
   });
 
   it('names a declared variable called __proto__ when it was not passed, and hands it over when it was [claim:liq-function-strict]', async () => {

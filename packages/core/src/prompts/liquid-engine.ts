@@ -1,4 +1,4 @@
-import type { Liquid } from 'liquidjs';
+import type { Context, Liquid } from 'liquidjs';
 
 /**
  * The system's locale, for the names of months and days that liquid's `date` filter writes, as
@@ -18,6 +18,34 @@ const SYSTEM_LOCALE = [] as unknown as string;
  * tags is replaced by one that refuses the template when it is parsed, naming the tag.
  */
 const FILE_TAGS = ['render', 'include', 'layout'] as const;
+
+/**
+ * How many characters liquid writes for a value it outputs, as its emitter turns it into text:
+ * nothing for `null` and `undefined`, a list's items one after the other, anything else as
+ * `String` writes it.
+ */
+function outputLength(value: unknown): number {
+  if (typeof value === 'string') return value.length;
+  if (value === null || value === undefined) return 0;
+  if (Array.isArray(value)) {
+    let length = 0;
+    for (const item of value as unknown[]) length += outputLength(item);
+    return length;
+  }
+  return String(value).length;
+}
+
+/**
+ * Charges the text an output writes (`{{ value }}`, `{% echo %}`, `{% cycle %}`) to the render's memory limit,
+ * and hands the value on unchanged. liquidjs counts only what its ranges and filters make, so
+ * without this `{% for i in (1..n) %}{{ long }}{% endfor %}` would write hundreds of millions of
+ * characters within the time limit. liquid adds this function as the last filter of every output
+ * whose last filter is not `raw`; `raw` is replaced below to charge the same.
+ */
+function chargeOutput(this: { readonly context: Context }, value: unknown): unknown {
+  this.context.memoryLimit.use(outputLength(value));
+  return value;
+}
 
 let engine: Liquid | undefined;
 let loading: Promise<Liquid> | undefined;
@@ -47,7 +75,7 @@ export const LIQUID_RENDER_LIMIT_MS = 1_000;
 
 /**
  * Most that one liquid render may allocate, in liquidjs's count (characters of the strings and
- * items of the lists it makes), so that a range or a filter cannot exhaust the memory. It also
+ * items of the lists its ranges and filters make) plus the characters its outputs write, so that a range or a filter cannot exhaust the memory. It also
  * bounds the time limit's overshoot: liquidjs makes a range's whole list before the loop's first
  * turn, where the time is next checked, so the largest range allowed must be quick to make. Ten
  * million characters is more text than any model's context holds.
@@ -84,7 +112,10 @@ export function loadLiquid(): Promise<Liquid> {
         templates: {},
         renderLimit: LIQUID_RENDER_LIMIT_MS,
         memoryLimit: LIQUID_MEMORY_LIMIT,
+        // The cast: liquid types the option as returning text; its emitter writes any value.
+        outputEscape: chargeOutput as (value: unknown) => string,
       });
+      made.registerFilter('raw', { raw: true, handler: chargeOutput });
       for (const tag of FILE_TAGS) {
         made.registerTag(tag, {
           parse() {
