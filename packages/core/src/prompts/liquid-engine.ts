@@ -36,11 +36,12 @@ function outputLength(value: unknown): number {
 }
 
 /**
- * Charges the text an output writes (`{{ value }}`, `{% echo %}`, `{% cycle %}`) to the render's memory limit,
- * and hands the value on unchanged. liquidjs counts only what its ranges and filters make, so
- * without this `{% for i in (1..n) %}{{ long }}{% endfor %}` would write hundreds of millions of
- * characters within the time limit. liquid adds this function as the last filter of every output
- * whose last filter is not `raw`; `raw` is replaced below to charge the same.
+ * Charges the text an output writes (`{{ value }}`, `{% echo %}`, `{% cycle %}`) to the render's
+ * memory limit, and hands the value on unchanged. liquidjs counts only what its ranges and
+ * filters make, so without this `{% for i in (1..n) %}{{ long }}{% endfor %}` would write
+ * hundreds of millions of characters within the time limit. liquid adds this function as the
+ * last filter of every output whose last filter is not `raw`; `raw` is replaced below to charge
+ * the same.
  */
 function chargeOutput(this: { readonly context: Context }, value: unknown): unknown {
   this.context.memoryLimit.use(outputLength(value));
@@ -75,10 +76,11 @@ export const LIQUID_RENDER_LIMIT_MS = 1_000;
 
 /**
  * Most that one liquid render may allocate, in liquidjs's count (characters of the strings and
- * items of the lists its ranges and filters make) plus the characters its outputs write, so that a range or a filter cannot exhaust the memory. It also
- * bounds the time limit's overshoot: liquidjs makes a range's whole list before the loop's first
- * turn, where the time is next checked, so the largest range allowed must be quick to make. Ten
- * million characters is more text than any model's context holds.
+ * items of the lists its ranges and filters make) plus the characters its outputs write, so that
+ * no range, filter or output can exhaust the memory. It also bounds the time limit's overshoot:
+ * liquidjs makes a range's whole list before the loop's first turn, where the time is next
+ * checked, so the largest range allowed must be quick to make. Ten million characters is more
+ * text than any model's context holds.
  */
 export const LIQUID_MEMORY_LIMIT = 10_000_000;
 
