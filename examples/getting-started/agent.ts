@@ -21,9 +21,8 @@ export async function createAgent(options: {
     plugins: [new AssistantPlugin()],
     options: {
       server: { port: options.port, host: options.host ?? '127.0.0.1' },
-      // Ctrl+C and `kill` stop the runtime gracefully: running and queued tasks get up to 30 s
-      // (`shutdownTimeoutMs`) to finish. Under `npm run dev`, tsx's watcher kills the agent
-      // 5 s after Ctrl+C, finished or not.
+      // Ctrl+C and `kill` stop the runtime gracefully: tasks get up to 30 s (`shutdownTimeoutMs`)
+      // to finish; under `npm run dev`, tsx's watcher kills the agent after 5 s.
       handleSignals: true,
       checkHealthOnStart: options.checkHealthOnStart ?? false,
       ...(options.logger ? { logger: options.logger } : {}),

@@ -44,7 +44,9 @@ const CSS_GZIP_BUDGET = 16_100;
  * as a highlighter that should wait for interaction, fails here by page.
  */
 const ROUTE_COMPONENTS_GZIP_BUDGET: Record<FirstLoadPage, number> = {
-  '/': 7_700,
+  // The home page's component holds the text of the getting-started sample it shows, so an edit
+  // to that sample's comments moves this figure: 150 bytes of headroom rather than 50.
+  '/': 7_800,
   '/docs/getting-started/': 21_200,
   '/api/classes/Runtime/': 21_200,
   '/api/': 21_200,
