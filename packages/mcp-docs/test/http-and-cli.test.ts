@@ -84,6 +84,17 @@ describe('weft-docs-mcp --http', () => {
     expect(body).toContain('Host \\"attacker.example\\" is not allowed by this server');
   });
 
+  it('takes localhost as Host and as Origin, and refuses a name under it, such as app.localhost [claim:mcp-docs-http-host-check] [claim:mcp-docs-readme-http]', async () => {
+    expect((await post({ host: `localhost:${url.port}` })).status).toBe(200);
+    expect((await post({ origin: `http://localhost:${url.port}` })).status).toBe(200);
+    const host = await post({ host: `app.localhost:${url.port}` });
+    expect(host.status).toBe(403);
+    expect(host.body).toContain('Host \\"app.localhost\\" is not allowed by this server');
+    const origin = await post({ origin: `http://app.localhost:${url.port}` });
+    expect(origin.status).toBe(403);
+    expect(origin.body).toContain(`Origin \\"http://app.localhost:${url.port}\\" is not allowed`);
+  });
+
   it('refuses a browser Origin of another name, even with its own Host [claim:mcp-docs-http-host-check] [claim:mcp-docs-readme-http] [claim:prod-mcp-docs-limits]', async () => {
     const { status, body } = await post({ origin: 'http://attacker.example' });
     expect(status).toBe(403);

@@ -128,7 +128,7 @@ describe('upgradeGate', () => {
     ).toBe('admitted');
   });
 
-  it('lets through the Host names allowedHosts lists, loopback names, IP addresses and the host it listens on, a name and its subdomains for .name, and with true or "all" any [claim:wsreadme-allowed-hosts]', async () => {
+  it('lets through the Host names allowedHosts lists, localhost but not a name under it, IP addresses and the host it listens on, a name and its subdomains for .name, and with true or "all" any [claim:wsreadme-allowed-hosts] [claim:wsdoc-host]', async () => {
     const hostOf = async (options: WebSocketPluginOptions, host: string) => {
       const verdict = await gate({ trustClientUser: true, ...options })(
         upgrade({ host }),
@@ -148,6 +148,8 @@ describe('upgradeGate', () => {
       expect(await hostOf(listed, host), host).toBe('admitted');
     }
     expect(await hostOf(listed, 'rebound.example')).toBe('WEFT_HOST_NOT_ALLOWED');
+    // localhost passes, a name under it does not.
+    expect(await hostOf({}, 'app.localhost:3001')).toBe('WEFT_HOST_NOT_ALLOWED');
     expect(await hostOf({}, 'chat.internal')).toBe('WEFT_HOST_NOT_ALLOWED');
     expect(await hostOf({ allowedHosts: true }, 'rebound.example')).toBe('admitted');
     expect(await hostOf({ allowedHosts: 'all' }, 'rebound.example')).toBe('admitted');
