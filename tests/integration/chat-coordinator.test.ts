@@ -330,12 +330,14 @@ describe('the chat route with a PostgreSQL coordinator', () => {
         return 'answered';
       },
       500,
-      200,
+      // Long enough for the coordinator's own start on a loaded machine (200 ms failed its init
+      // in CI), short enough that the deadline below is well before the slow commit ends.
+      1_000,
     );
-    // A trigger deferred to the commit holds it for 2 s, past the coordinator's deadline for the
-    // insert (statementTimeoutMs + 1 s): the row is written after the instance gave up on it.
+    // A trigger deferred to the commit holds it for 4 s, past the coordinator's deadline for the
+    // insert (statementTimeoutMs + 1 s = 2 s): the row is written after the instance gave up on it.
     await postgres.sql(`CREATE FUNCTION "${schema}".slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN PERFORM pg_sleep(2); RETURN NULL; END $$`);
+      BEGIN PERFORM pg_sleep(4); RETURN NULL; END $$`);
     await postgres.sql(`CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON "${schema}".tasks
       DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION "${schema}".slow_commit()`);
 
