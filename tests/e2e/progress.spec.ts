@@ -16,8 +16,13 @@ import { gotoHydrated, sidebarLink } from './support/shell';
 test.use({ serviceWorkers: 'block' });
 
 const { target, origin } = transition;
-/** How long the target's content chunk is held back in the slow transition. */
-const chunkDelayMs = 1800;
+/**
+ * How long the target's content chunk is held back in the slow transition: long enough that the
+ * bar, shown 200 ms after the click, trickles (every 800 ms) at least once even when a loaded
+ * machine shows it late or runs its timers late (1,800 ms left one trickle's room, and CI once
+ * saw none).
+ */
+const chunkDelayMs = 3000;
 
 interface BarState {
   t: number;
