@@ -10,12 +10,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
+import { compiledScript } from '@weft-internal/test-support/compiled-script';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { USAGE } from '../src/arguments.js';
 import { DEFAULT_MEMORY, DEFAULT_MODEL, MODEL_LABELS } from '../src/choices.js';
 
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
-const CLI = path.join(PACKAGE_DIR, 'src', 'cli.ts');
+/** The command's entry, compiled for plain `node`: the tests start it tens of times. */
+const CLI = await compiledScript(path.join(PACKAGE_DIR, 'src', 'cli.ts'));
 const MINUTE = 60_000;
 
 interface Outcome {
@@ -50,8 +52,8 @@ function run(args: string[], userAgent: string, pathPrefix?: string): Promise<Ou
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--conditions=weft-source', '--import', 'tsx', CLI, ...args],
-      // Started from the package (where tsx resolves); INIT_CWD says where the user typed.
+      [CLI, ...args],
+      // Started from the package, as npm runs it; INIT_CWD says where the user typed.
       { cwd: PACKAGE_DIR, env, timeout: 4 * MINUTE },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
@@ -168,14 +170,10 @@ describe('create-weft off a terminal (cli.ts)', () => {
   it(
     'stops on SIGINT while it packs, exits with 130 and leaves nothing behind [claim:create-weft-readme-nothing-left] [claim:tsdoc-cw-cli-interrupt]',
     async () => {
-      const child = spawn(
-        process.execPath,
-        ['--conditions=weft-source', '--import', 'tsx', CLI, 'sub/stopped-agent', '--skip-install'],
-        {
-          cwd: PACKAGE_DIR,
-          env: { ...process.env, npm_config_user_agent: 'npm/10.9.0', INIT_CWD: work },
-        },
-      );
+      const child = spawn(process.execPath, [CLI, 'sub/stopped-agent', '--skip-install'], {
+        cwd: PACKAGE_DIR,
+        env: { ...process.env, npm_config_user_agent: 'npm/10.9.0', INIT_CWD: work },
+      });
       let stdout = '';
       let stderr = '';
       // Once: the command's handler is gone when it has finished, and a SIGINT then ends it.
@@ -213,7 +211,7 @@ describe('create-weft on a terminal (cli.ts)', () => {
     async () => {
       const project = path.join(work, 'asked-agent');
       // A pseudo-terminal of a usual size: with no columns the prompts wrap every character.
-      const command = `stty cols 100 rows 30; exec '${process.execPath}' --conditions=weft-source --import tsx '${CLI}' '${project}' --skip-install`;
+      const command = `stty cols 100 rows 30; exec '${process.execPath}' '${CLI}' '${project}' --skip-install`;
       const child = spawn('script', ['--quiet', '--return', '--command', command, '/dev/null'], {
         cwd: PACKAGE_DIR,
         env: { ...process.env, TERM: 'xterm', npm_config_user_agent: 'npm/10.9.0' },
@@ -252,7 +250,7 @@ describe('create-weft on a terminal (cli.ts)', () => {
     'asks only for what the flags leave out: --model given, the memory [claim:create-weft-readme-asks] [claim:tsdoc-cw-cli-complete]',
     async () => {
       const project = path.join(work, 'flagged-agent');
-      const command = `stty cols 100 rows 30; exec '${process.execPath}' --conditions=weft-source --import tsx '${CLI}' '${project}' --model openai --skip-install`;
+      const command = `stty cols 100 rows 30; exec '${process.execPath}' '${CLI}' '${project}' --model openai --skip-install`;
       const child = spawn('script', ['--quiet', '--return', '--command', command, '/dev/null'], {
         cwd: PACKAGE_DIR,
         env: { ...process.env, TERM: 'xterm', npm_config_user_agent: 'npm/10.9.0' },
@@ -284,7 +282,7 @@ describe('create-weft on a terminal (cli.ts)', () => {
   it.skipIf(!HAS_SCRIPT)(
     'asks for the folder when none is given, then for the model [claim:create-weft-readme-asks] [claim:tsdoc-cw-cli-complete]',
     async () => {
-      const command = `stty cols 100 rows 30; exec '${process.execPath}' --conditions=weft-source --import tsx '${CLI}' --skip-install`;
+      const command = `stty cols 100 rows 30; exec '${process.execPath}' '${CLI}' --skip-install`;
       const child = spawn('script', ['--quiet', '--return', '--command', command, '/dev/null'], {
         cwd: PACKAGE_DIR,
         env: { ...process.env, TERM: 'xterm', npm_config_user_agent: 'npm/10.9.0', INIT_CWD: work },
@@ -321,7 +319,7 @@ describe('create-weft on a terminal (cli.ts)', () => {
     'stops on Ctrl+C while the spinner shows it packing, exits with 130 and leaves nothing behind [claim:create-weft-readme-nothing-left] [claim:tsdoc-cw-cli-interrupt]',
     async () => {
       const project = path.join(work, 'sub', 'stopped-agent');
-      const command = `stty cols 100 rows 30; exec '${process.execPath}' --conditions=weft-source --import tsx '${CLI}' '${project}' --model scripted --memory memory --skip-install`;
+      const command = `stty cols 100 rows 30; exec '${process.execPath}' '${CLI}' '${project}' --model scripted --memory memory --skip-install`;
       const child = spawn('script', ['--quiet', '--return', '--command', command, '/dev/null'], {
         cwd: PACKAGE_DIR,
         env: { ...process.env, TERM: 'xterm', npm_config_user_agent: 'npm/10.9.0' },

@@ -11,15 +11,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { WeftError } from '@weft/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_HTTP_PORT, parseCliOptions, USAGE } from '../src/cli-options.js';
-import {
-  call,
-  CLI_ENTRY,
-  NODE_SOURCE_ARGS,
-  PING,
-  rawPost,
-  ROOT_DIR,
-  TOOLS_BUNDLE as bundle,
-} from './support.js';
+import { call, CLI_ARGS, PING, rawPost, ROOT_DIR, TOOLS_BUNDLE as bundle } from './support.js';
 
 const clients: Client[] = [];
 
@@ -94,7 +86,7 @@ describe('parseCliOptions', () => {
 describe('the weft-docs-mcp command: stdout belongs to the protocol', () => {
   /** Runs the command from its sources; resolves with its exit code and both streams. */
   function start(args: string[]) {
-    const child = spawn(process.execPath, [...NODE_SOURCE_ARGS, CLI_ENTRY, ...args], {
+    const child = spawn(process.execPath, [...CLI_ARGS, ...args], {
       cwd: ROOT_DIR,
       stdio: ['pipe', 'pipe', 'pipe'],
     });

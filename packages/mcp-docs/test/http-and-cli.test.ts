@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_ENTRY, generateBundle, NODE_SOURCE_ARGS, PING, rawPost, ROOT_DIR } from './support.js';
+import { CLI_ARGS, generateBundle, PING, rawPost, ROOT_DIR } from './support.js';
 
 const run = promisify(execFile);
 
@@ -19,14 +19,10 @@ let url: URL;
 
 beforeAll(async () => {
   const bundleFile = await generateBundle();
-  child = spawn(
-    process.execPath,
-    [...NODE_SOURCE_ARGS, CLI_ENTRY, '--http', '--port', '0', '--data', bundleFile],
-    {
-      cwd: ROOT_DIR,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
+  child = spawn(process.execPath, [...CLI_ARGS, '--http', '--port', '0', '--data', bundleFile], {
+    cwd: ROOT_DIR,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   url = await new Promise<URL>((resolve, reject) => {
     let output = '';
     const deadline = setTimeout(
@@ -141,7 +137,7 @@ describe('weft-docs-mcp --http', () => {
 
 describe('the weft-docs-mcp command line', () => {
   async function fails(args: string[]): Promise<string> {
-    const outcome = await run(process.execPath, [...NODE_SOURCE_ARGS, CLI_ENTRY, ...args], {
+    const outcome = await run(process.execPath, [...CLI_ARGS, ...args], {
       cwd: ROOT_DIR,
       timeout: 60_000,
     }).then(

@@ -6,7 +6,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_MESSAGE_BYTES } from '../src/stdio.js';
-import { CLI_ENTRY, NODE_SOURCE_ARGS, ROOT_DIR, writeSmallBundle } from './support.js';
+import { CLI_ARGS, ROOT_DIR, writeSmallBundle } from './support.js';
 
 let child: ChildProcessWithoutNullStreams;
 let stdout = '';
@@ -14,13 +14,9 @@ let stderr = '';
 let exited: number | null | undefined;
 
 beforeAll(async () => {
-  child = spawn(
-    process.execPath,
-    [...NODE_SOURCE_ARGS, CLI_ENTRY, '--data', await writeSmallBundle()],
-    {
-      cwd: ROOT_DIR,
-    },
-  );
+  child = spawn(process.execPath, [...CLI_ARGS, '--data', await writeSmallBundle()], {
+    cwd: ROOT_DIR,
+  });
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   child.on('exit', (code) => (exited = code));

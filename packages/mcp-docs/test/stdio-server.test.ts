@@ -17,7 +17,7 @@ import type { DocsBundle } from '../src/bundle.js';
 import { MAX_QUERY_LENGTH } from '../src/tools.js';
 import sidebars from '@weft-internal/docs-model/sidebar-order';
 import { registryLinks } from '../scripts/site-pages.js';
-import { CLI_ENTRY, generateBundle, NODE_SOURCE_ARGS, ROOT_DIR } from './support.js';
+import { CLI_ARGS, generateBundle, ROOT_DIR } from './support.js';
 
 let bundle: DocsBundle;
 let client: Client;
@@ -28,7 +28,7 @@ beforeAll(async () => {
   bundle = JSON.parse(await readFile(bundleFile, 'utf8')) as DocsBundle;
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [...NODE_SOURCE_ARGS, CLI_ENTRY, '--data', bundleFile],
+    args: [...CLI_ARGS, '--data', bundleFile],
     cwd: ROOT_DIR,
     stderr: 'pipe',
   });

@@ -23,8 +23,8 @@ afterEach(async () => {
 });
 
 /**
- * Starting the fixture through tsx takes seconds on a busy machine, tens of them on a loaded
- * one; the default 10 s is tight. One deadline covers the start and the tool listing.
+ * Starting the fixture (Node loading the MCP SDK) takes a second on a busy machine, tens of them
+ * on a loaded one; the default 10 s is tight. One deadline covers the start and the tool listing.
  */
 const SLOW_START_MS = 60_000;
 

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
+import { compiledScript } from '@weft-internal/test-support/compiled-script';
 
 /** A task as the agent process reads it. */
 export interface SentTask {
@@ -13,7 +14,8 @@ export interface SentTask {
 /** What became of a task sent to an agent process. */
 export type SendOutcome = 'ack' | 'nack' | 'dead';
 
-const AGENT = fileURLToPath(new URL('./agent-process.ts', import.meta.url));
+/** The agent's entry compiled for plain `node`: tests start several, some of them again. */
+const AGENT = await compiledScript(fileURLToPath(new URL('./agent-process.ts', import.meta.url)));
 
 /**
  * A work agent running in a child process (agent-process.ts), fed tasks on stdin. A task is
@@ -33,7 +35,7 @@ export class AgentProcess {
   readonly exit: Promise<number | null>;
 
   constructor(env: { url: string; schema: string; instance: string; concurrency?: number }) {
-    this.child = spawn(process.execPath, ['--conditions=weft-source', '--import', 'tsx', AGENT], {
+    this.child = spawn(process.execPath, [AGENT], {
       env: {
         ...process.env,
         WEFT_PG_URL: env.url,
