@@ -147,6 +147,22 @@ describe('bulkheads', () => {
     expect(await settlesWithin(Promise.race(hung), 50)).toBeNull();
   });
 
+  it('with a single worker, lets a hung plugin hold it until taskTimeoutMs ends its task, and only then runs another space [claim:philo-plugin-bulkhead-one]', async () => {
+    const { runtime } = await weatherRuntime(recordingExecutor('forecast', never), {
+      shutdown: 'cancel',
+      taskTimeoutMs: 1_000,
+      scheduler: { concurrency: 1 },
+    });
+    const started = performance.now();
+    const [hung] = dispatchAll(runtime, 1, 'forecast');
+    const healthy = runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 'healthy' });
+    // The default limit is 1, the only worker: the healthy space waits for the hung task.
+    expect(await settlesWithin(healthy, 500)).toBeNull();
+    expect((await hung!).status).toBe('failed');
+    expect((await healthy).status).toBe('completed');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(990);
+  });
+
   it('without a limit below the workers, the same hung plugin holds them all (the failure it prevents) [claim:prod-bulkhead-default] [claim:prod-hung-holds-workers]', async () => {
     const { runtime } = await weatherRuntime(recordingExecutor('forecast', never), {
       shutdown: 'cancel',
@@ -158,7 +174,7 @@ describe('bulkheads', () => {
     expect(await settlesWithin(healthy, 500)).toBeNull();
   });
 
-  it('fails a step that waits past maxWaitMs with WEFT_BULKHEAD_FULL, and the task ends, dispatch resolving with it [claim:prod-bulkhead-wait] [claim:cfg-bulkhead-wait] [claim:errors-bulkhead-stays-in-task] [claim:task-status-failed]', async () => {
+  it('fails a step that waits past maxWaitMs with WEFT_BULKHEAD_FULL, and the task ends, dispatch resolving with it [claim:prod-bulkhead-wait] [claim:cfg-bulkhead-wait] [claim:errors-bulkhead-stays-in-task] [claim:task-status-failed] [claim:philo-plugin-bulkhead]', async () => {
     const { runtime } = await weatherRuntime(recordingExecutor('forecast', never), {
       shutdown: 'cancel',
       bulkhead: { limits: { 'plugin:weather': 1 }, maxWaitMs: 100 },

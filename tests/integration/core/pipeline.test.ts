@@ -558,6 +558,41 @@ describe('running steps', () => {
     );
   });
 
+  it('records an Error with an empty message by the errors it aggregates, else its code, else its cause alone [claim:philo-throw-empty-message]', async () => {
+    // What Node.js throws when both addresses of localhost refuse a connection: no message.
+    const refused = recordingExecutor('refused', async () => {
+      throw new AggregateError(
+        [
+          new Error('connect ECONNREFUSED ::1:5432'),
+          new Error('connect ECONNREFUSED 127.0.0.1:5432'),
+        ],
+        '',
+      );
+    });
+    const coded = recordingExecutor('coded', async () => {
+      throw Object.assign(new Error(''), { code: 'ECONNRESET' });
+    });
+    const wrapped = recordingExecutor('wrapped', async () => {
+      throw new Error('', { cause: new Error('socket hang up') });
+    });
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('tools', { executors: [refused, coded, wrapped] })],
+      responses: planner(['tools', 'refused'], ['tools', 'coded'], ['tools', 'wrapped']),
+    });
+    const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 's' });
+    expect(task.chain.slice(1).map(({ type, action, error }) => ({ type, action, error }))).toEqual(
+      [
+        {
+          type: 'error',
+          action: 'refused',
+          error: 'connect ECONNREFUSED ::1:5432; connect ECONNREFUSED 127.0.0.1:5432',
+        },
+        { type: 'error', action: 'coded', error: 'ECONNRESET' },
+        { type: 'error', action: 'wrapped', error: 'socket hang up' },
+      ],
+    );
+  });
+
   it('records a thrown value that is not an Error as its text: a string as it is, anything else as JSON [claim:exec-throw-non-error] [claim:philo-throw-non-error]', async () => {
     const text = recordingExecutor('text', async () => {
       throw 'the calendar is read-only';
