@@ -56,7 +56,7 @@ function connection(maxBufferedBytes: number): StandInSocket {
 }
 
 describe('the backlog rule', () => {
-  it('sends a frame due while the unsent rest of an earlier one is at most maxBufferedBytes, and drops the client past it [claim:wsdoc-backpressure-next-frame] [claim:wsreadme-buffered]', () => {
+  it('sends a frame due while the unsent rest of an earlier one is at most maxBufferedBytes, and drops the client past it [claim:wsdoc-backpressure-next-frame] [claim:wsdoc-backpressure] [claim:wsreadme-buffered]', () => {
     const peer = connection(1_000);
     // What is left of a reply far larger than the cap, now down to the cap itself.
     peer.bufferedAmount = 1_000;

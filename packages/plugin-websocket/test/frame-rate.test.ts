@@ -91,6 +91,69 @@ describe('frame rate', () => {
     expect(await client.closed).toEqual({ code: FLOOD_CLOSE.code, reason: FLOOD_CLOSE.reason });
   });
 
+  it('closes on a frame less than a whole second after the frame maxFramesPerSecond before it, and not on one a whole second after [claim:wsdoc-frame-rate] [claim:wsreadme-max-frames] [claim:tsdoc-ws-max-frames-per-second]', () => {
+    // The clock is the test's, so the figures are exact however loaded the machine is.
+    let now = 0;
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => now);
+    class OpenSocket extends EventEmitter {
+      readyState: number = WebSocket.OPEN;
+      bufferedAmount = 0;
+      readonly closes: number[] = [];
+      sent = 0;
+      close(code: number): void {
+        this.closes.push(code);
+        this.readyState = WebSocket.CLOSING;
+      }
+      send(): void {
+        this.sent += 1;
+      }
+      terminate(): void {}
+      ping(): void {}
+    }
+    const quiet = { info() {}, warn() {}, error() {} } as unknown as Runtime['logger'];
+    const sockets: OpenSocket[] = [];
+    const connection = (): OpenSocket => {
+      const options = resolveOptions({ maxFramesPerSecond: 3 });
+      const socket = new OpenSocket();
+      sockets.push(socket);
+      new ChatConnection(
+        socket as unknown as WebSocket,
+        {
+          pluginId: 'websocket',
+          options,
+          access: new ChatAccess(options, invalid),
+          runtime: { logger: quiet } as Runtime,
+          accepting: () => true,
+        },
+        {},
+        {} as IncomingMessage,
+      );
+      return socket;
+    };
+    const frameAt = (socket: OpenSocket, at: number): void => {
+      now = at;
+      socket.emit('message', Buffer.from('not json'), false);
+    };
+    try {
+      // Three frames spread over most of a second, then a fourth 999 ms after the first.
+      const flooding = connection();
+      for (const at of [0, 400, 800]) frameAt(flooding, at);
+      expect(flooding.closes).toEqual([]);
+      frameAt(flooding, 999);
+      expect(flooding.closes).toEqual([FLOOD_CLOSE.code]);
+      expect(flooding.sent).toBe(3);
+      // The same, but the fourth comes a whole second after the first: it is answered.
+      const steady = connection();
+      for (const at of [0, 400, 800, 1_000]) frameAt(steady, at);
+      expect(steady.closes).toEqual([]);
+      expect(steady.sent).toBe(4);
+    } finally {
+      clock.mockRestore();
+      // Clears the connections' idle timers.
+      for (const socket of sockets) socket.emit('close');
+    }
+  });
+
   it('allows 20 frames a second unless set [claim:prod-ws-frame-rate] [claim:wsdoc-frame-rate]', async () => {
     const booted = await boot();
     const client = await open(booted.url);
