@@ -4,6 +4,7 @@
  * accepted, and the compose file wires the agents to the database it starts.
  */
 import { readFileSync } from 'node:fs';
+import pg from 'pg';
 import {
   Plugin,
   type AgentTask,
@@ -19,6 +20,7 @@ import {
   type PostgresServer,
 } from '@weft-internal/test-support/postgres-server';
 import { acceptWebhook, startInstance } from './instance.js';
+import { TicketsPlugin } from './tickets-plugin.js';
 
 let server: PostgresServer;
 let databaseUrl = '';
@@ -192,3 +194,81 @@ it('starts two agents against the PostgreSQL server the compose file starts, aft
     shutdownTimeoutMs + 7_000,
   );
 });
+
+it('stops on Ctrl+C once its drain of shutdownTimeoutMs (30 s by default) runs out, leaving the task it cut and the one still queued recorded for the next instance to start [claim:scaling-local-ctrl-c-limit]', async () => {
+  expect(optionsSchema.parse({}).shutdownTimeoutMs).toBe(30_000);
+  const planner = (): ScriptedModelProvider =>
+    new ScriptedModelProvider({
+      fallback: (_messages, request) =>
+        request.purpose === 'plan'
+          ? { steps: [{ pluginId: 'support', action: 'answer' }] }
+          : { type: 'stop' },
+    });
+  const rows = async (): Promise<{ running: boolean; task: string }[]> => {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      return (
+        await client.query<{ running: boolean; task: string }>(
+          `SELECT running, arrival->>'taskId' AS task FROM weft_coordinator.tasks
+           WHERE space = 'ticket-ctrl-c' ORDER BY ticket`,
+        )
+      ).rows;
+    } finally {
+      await client.end();
+    }
+  };
+  const started: Runtime[] = [];
+  try {
+    // A drain shorter than one answer, as 30 s is shorter than four answers of 10 s.
+    const first = await startInstance({
+      databaseUrl,
+      models: [planner()],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [new TicketsPlugin({ instance: 'a', workMs: 5_000 })],
+      options: { shutdownTimeoutMs: 1_000 },
+    });
+    started.push(first);
+    const cut = await acceptWebhook(first, 'ctrl-c', 'first message');
+    const queued = await acceptWebhook(first, 'ctrl-c', 'second message');
+    const runningBy = Date.now() + 10_000;
+    while (!(await rows()).some((row) => row.running)) {
+      if (Date.now() > runningBy)
+        throw new Error('the first task never started');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    // What Ctrl+C does with handleSignals: stop(), which drains.
+    await first.stop();
+    expect((await rows()).map((row) => row.task)).toEqual([
+      cut.taskId,
+      queued.taskId,
+    ]);
+
+    const memory = new InMemoryMemoryProvider();
+    const next = await startInstance({
+      databaseUrl,
+      models: [planner()],
+      memory,
+      plugins: [new TicketsPlugin({ instance: 'b', workMs: 0 })],
+    });
+    started.push(next);
+    const answeredBy = Date.now() + 20_000;
+    let answers: { taskId?: string; content: unknown }[] = [];
+    while (answers.length < 2) {
+      if (Date.now() > answeredBy)
+        throw new Error('the next instance did not answer both messages');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      answers = await memory.query({
+        space: 'ticket-ctrl-c',
+        kind: 'answer',
+        order: 'asc',
+      });
+    }
+    expect(answers.map((answer) => [answer.taskId, answer.content])).toEqual([
+      [cut.taskId, { message: 'first message', answeredBy: 'b' }],
+      [queued.taskId, { message: 'second message', answeredBy: 'b' }],
+    ]);
+  } finally {
+    await Promise.all(started.map((runtime) => runtime.stop()));
+  }
+}, 60_000);

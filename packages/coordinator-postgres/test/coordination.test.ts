@@ -199,7 +199,7 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
     expect(await ticketsLeft(schema)).toEqual([]);
   });
 
-  it('hands the tasks a stopped instance left unfinished to the other, which runs them in order, the cut one again [claim:scaling-compose-takeover] [claim:task-cancel-coordinator-reruns] [claim:task-graceful-stop-coordinator-takeover]', async () => {
+  it('hands the tasks a stopped instance left unfinished to the other, which runs them in order, the cut one again [claim:scaling-compose-takeover] [claim:scaling-local-ctrl-c-limit] [claim:task-cancel-coordinator-reruns] [claim:task-graceful-stop-coordinator-takeover]', async () => {
     const schema = db.newSchema();
     // The first instance's drain is shorter than its first task, as a deploy's stop may be.
     const first = await startAgent(schema, {
