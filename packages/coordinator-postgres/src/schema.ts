@@ -28,9 +28,7 @@ export async function prepareSchema(
     // schema exists, which would refuse a role given only a schema made for it beforehand.
     const existing = await query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
     if (existing.rowCount === 0) await query(`CREATE SCHEMA ${q}`);
-    await query(
-      `CREATE TABLE IF NOT EXISTS ${q}.meta (key text PRIMARY KEY, value text NOT NULL)`,
-    );
+    await query(`CREATE TABLE IF NOT EXISTS ${q}.meta (key text PRIMARY KEY, value text NOT NULL)`);
     const found = await deadline.query<{ value: string }>(
       client,
       `SELECT value FROM ${q}.meta WHERE key = 'version'`,
