@@ -39,14 +39,14 @@ export interface PostgresSpaceCoordinatorOptions {
    * statements (the tables, the instance lock) have together, once its connections are open.
    * Default 5000.
    * @claim tsdoc-coordinator-default-connect-timeout-ms
-   * @claim tsdoc-coordinator-start-deadline
+   * @claim tsdoc-coordinator-connect-timeout-start
    */
   connectTimeoutMs?: number;
   /**
    * Longest one statement of the tasks may run, in milliseconds (PostgreSQL's
    * `statement_timeout`); the start's statements have `connectTimeoutMs` instead. Default 5000.
    * @claim tsdoc-coordinator-default-statement-timeout-ms
-   * @claim tsdoc-coordinator-start-deadline
+   * @claim tsdoc-coordinator-statement-timeout-tasks
    */
   statementTimeoutMs?: number;
   /**

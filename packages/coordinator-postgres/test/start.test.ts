@@ -67,7 +67,7 @@ async function waitingCoordinatorConnections(): Promise<number> {
 }
 
 describe('PostgresSpaceCoordinator start', () => {
-  it('waits for another instance’s migration lock past a statementTimeoutMs of 200 ms, and starts once it is let go [claim:tsdoc-coordinator-start-deadline] [claim:errors-coordinator-start-not-statement-timeout] [claim:coord-readme-start-deadline] [claim:scaling-start-deadline]', async () => {
+  it('waits for another instance’s migration lock past a statementTimeoutMs of 200 ms, and starts once it is let go [claim:tsdoc-coordinator-start-deadline] [claim:errors-coordinator-start-not-statement-timeout] [claim:coord-readme-start-deadline] [claim:scaling-start-deadline] [claim:tsdoc-coordinator-connect-timeout-start]', async () => {
     const schema = db.newSchema();
     await withBlocker(db.url(), async (blocker) => {
       await holdMigrationLock(blocker, schema);
@@ -82,7 +82,7 @@ describe('PostgresSpaceCoordinator start', () => {
     });
   });
 
-  it('waits for a table another session has locked past a statementTimeoutMs of 200 ms, and starts; the tasks’ statements keep the 200 ms [claim:tsdoc-coordinator-start-deadline] [claim:errors-coordinator-start-not-statement-timeout] [claim:coord-readme-start-deadline]', async () => {
+  it('waits for a table another session has locked past a statementTimeoutMs of 200 ms, and starts; the tasks’ statements keep the 200 ms [claim:tsdoc-coordinator-start-deadline] [claim:errors-coordinator-start-not-statement-timeout] [claim:coord-readme-start-deadline] [claim:tsdoc-coordinator-statement-timeout-tasks]', async () => {
     const schema = db.newSchema();
     await coordinatorOf({ schema }).init(host);
     await withBlocker(db.url(), async (blocker) => {
@@ -112,7 +112,7 @@ describe('PostgresSpaceCoordinator start', () => {
     });
   });
 
-  it('fails a start held past connectTimeoutMs with WEFT_COORDINATOR_START_TIMEOUT naming the migration lock, not a connection failure, within a second of its deadline [claim:errors-coordinator-start-timeout] [claim:tsdoc-coordinator-start-deadline] [claim:coord-readme-start-timeout] [claim:scaling-start-deadline]', async () => {
+  it('fails a start held past connectTimeoutMs with WEFT_COORDINATOR_START_TIMEOUT naming the migration lock, not a connection failure, within a second of its deadline [claim:errors-coordinator-start-timeout] [claim:tsdoc-coordinator-start-deadline] [claim:coord-readme-start-timeout] [claim:scaling-start-deadline] [claim:tsdoc-coordinator-connect-timeout-start]', async () => {
     const schema = db.newSchema();
     const connectTimeoutMs = 1_000;
     await withBlocker(db.url(), async (blocker) => {
