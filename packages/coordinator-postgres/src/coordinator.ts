@@ -25,6 +25,7 @@ import {
   type SessionEvents,
 } from './session.js';
 import { releaseKey, SpaceWaiters } from './space-waiters.js';
+import { StartTimeout } from './start-deadline.js';
 import {
   adoptDeadInstancesTasks,
   deleteFinishedOrphans,
@@ -131,9 +132,15 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
    * Connects, creates the tables when missing, takes this instance's lock, and starts looking
    * for the tasks of instances that died.
    *
-   * @throws `WEFT_COORDINATOR_CONNECT_FAILED` naming host and port, or
+   * Each connection may take `connectTimeoutMs`; the statements of the start (creating the
+   * tables, waiting while another instance creates them, taking the instance lock) have
+   * `connectTimeoutMs` together, not `statementTimeoutMs`, which bounds the tasks' statements.
+   *
+   * @throws `WEFT_COORDINATOR_CONNECT_FAILED` naming host and port,
+   * `WEFT_COORDINATOR_START_TIMEOUT` naming what the start was still waiting for, or
    * `WEFT_COORDINATOR_SCHEMA_TOO_NEW`; `WEFT_COORDINATOR_NOT_STARTED` when this coordinator
    * was started before (make a new one).
+   * @claim tsdoc-coordinator-start-deadline
    * @claim tsdoc-coordinator-init-twice
    */
   async init(host: SpaceCoordinatorHost): Promise<void> {
@@ -150,6 +157,13 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
     } catch (error) {
       this.state = 'closed';
       if (error instanceof WeftError) throw error;
+      if (error instanceof StartTimeout) {
+        throw new PostgresSpaceCoordinatorError(
+          'WEFT_COORDINATOR_START_TIMEOUT',
+          `PostgresSpaceCoordinator.init: connected to PostgreSQL at ${describeTarget(this.options.connectionString)}, but its start did not finish within connectTimeoutMs (${error.limitMs} ms): it was still ${error.step}. Look for long transactions holding locks (pg_stat_activity, pg_locks), or raise connectTimeoutMs.`,
+          { cause: maskedCause(error.cause, this.options.connectionString) },
+        );
+      }
       throw new PostgresSpaceCoordinatorError(
         'WEFT_COORDINATOR_CONNECT_FAILED',
         `PostgresSpaceCoordinator.init: could not connect to PostgreSQL at ${describeTarget(this.options.connectionString)}: ${maskedMessage(error, this.options.connectionString)}. Check that the server runs and the connection string is right.`,

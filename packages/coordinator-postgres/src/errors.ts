@@ -11,6 +11,8 @@ import type { ErrorRegistry } from '@weft/core/internal';
  * - `WEFT_COORDINATOR_INVALID_OPTIONS`: The constructor’s options are missing or invalid.
  * - `WEFT_COORDINATOR_CONNECT_FAILED`: `init` could not connect to PostgreSQL or prepare its
  *   tables.
+ * - `WEFT_COORDINATOR_START_TIMEOUT`: `init` connected, but its own statements did not finish
+ *   within `connectTimeoutMs`.
  * - `WEFT_COORDINATOR_SCHEMA_TOO_NEW`: The coordinator’s schema was made by a newer version of the
  *   package.
  * - `WEFT_COORDINATOR_NOT_STARTED`: A method was called before `init()` or after `shutdown()`.
@@ -25,6 +27,7 @@ import type { ErrorRegistry } from '@weft/core/internal';
 export type PostgresSpaceCoordinatorErrorCode =
   | 'WEFT_COORDINATOR_INVALID_OPTIONS'
   | 'WEFT_COORDINATOR_CONNECT_FAILED'
+  | 'WEFT_COORDINATOR_START_TIMEOUT'
   | 'WEFT_COORDINATOR_SCHEMA_TOO_NEW'
   | 'WEFT_COORDINATOR_NOT_STARTED'
   | 'WEFT_COORDINATOR_INVALID_ARRIVAL'
@@ -61,6 +64,18 @@ export const COORDINATOR_ERRORS = {
       cause:
         'the server refused the connection, did not answer within `connectTimeoutMs`, rejected the login, or the user may not create the coordinator’s schema. The message names host, port and database and the driver’s reason, never the password, which is masked as `***` where PostgreSQL quotes it (a refused login names the user, whose name may be the password).',
       fix: 'check that the server runs at that address and accepts the user, and that the user may create the schema, or create it beforehand for the user (`CREATE SCHEMA weft_coordinator AUTHORIZATION agent`); then the user needs no `CREATE` privilege on the database.',
+    },
+    /**
+     * @claim errors-coordinator-start-timeout
+     * @claim errors-coordinator-start-not-statement-timeout
+     */
+    WEFT_COORDINATOR_START_TIMEOUT: {
+      summary: '`init` connected, but its own statements did not finish within `connectTimeoutMs`.',
+      raisedBy: '`PostgresSpaceCoordinator.init`, so `Runtime.start` (as `WEFT_START_FAILED`)',
+      raisers: ['coordinator-postgres/src/coordinator.ts#PostgresSpaceCoordinator.init'],
+      cause:
+        'the statements that start the coordinator (creating its tables, waiting for the lock under which one instance at a time creates them, drawing its instance key and taking its lock) have `connectTimeoutMs` in all, counted once both connections are open, and did not finish by then: another session held a lock they wait for (an instance preparing the same schema, or a long transaction), or the server was too slow. They are not bound by `statementTimeoutMs`, which is for the tasks’ statements. The message names what the start was still waiting for.',
+      fix: 'look for long transactions holding locks (`pg_stat_activity`, `pg_locks`), or raise `connectTimeoutMs`.',
     },
     WEFT_COORDINATOR_SCHEMA_TOO_NEW: {
       summary: 'The coordinator’s schema was made by a newer version of the package.',

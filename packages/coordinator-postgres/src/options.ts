@@ -35,13 +35,18 @@ export interface PostgresSpaceCoordinatorOptions {
    */
   poolSize?: number;
   /**
-   * Longest wait for a new connection, in milliseconds. Default 5000.
+   * Longest wait for a new connection, in milliseconds. At start, also the time the start's own
+   * statements (the tables, the instance lock) have together, once its connections are open.
+   * Default 5000.
    * @claim tsdoc-coordinator-default-connect-timeout-ms
+   * @claim tsdoc-coordinator-connect-timeout-start
    */
   connectTimeoutMs?: number;
   /**
-   * Longest one statement may run, in milliseconds (PostgreSQL's `statement_timeout`). Default 5000.
+   * Longest one statement of the tasks may run, in milliseconds (PostgreSQL's
+   * `statement_timeout`); the start's statements have `connectTimeoutMs` instead. Default 5000.
    * @claim tsdoc-coordinator-default-statement-timeout-ms
+   * @claim tsdoc-coordinator-statement-timeout-tasks
    */
   statementTimeoutMs?: number;
   /**

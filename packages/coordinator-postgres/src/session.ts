@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { maskedMessage, type ResolvedCoordinatorOptions } from './options.js';
 import { prepareSchema } from './schema.js';
+import { StartDeadline, StartTimeout } from './start-deadline.js';
 
 /**
  * One connection of the coordinator to PostgreSQL, from connecting to losing it: a pool, the
@@ -93,28 +94,46 @@ export async function openSession(
   lockClient.on('notification', (message) => {
     if (message.payload !== undefined) events.onNotification(message.payload);
   });
+  let deadline: StartDeadline | undefined;
   try {
+    // Both connections first, each within connectTimeoutMs; then the start's statements, which
+    // have connectTimeoutMs together, whatever statementTimeoutMs says.
     const client = await pool.connect();
+    let prepared = false;
     try {
-      await prepareSchema(client, schema);
+      await lockClient.connect();
+      deadline = new StartDeadline(connectTimeoutMs);
+      await prepareSchema(client, schema, deadline);
+      prepared = true;
     } finally {
-      client.release();
+      // A connection whose statement failed, or is still running, is not given back.
+      client.release(!prepared);
     }
-    await lockClient.connect();
     // The instance lock is database-wide, while the sequence is the schema's: each schema's
     // keys start at 1. The upper 32 bits, from the schema's name, keep two groups in one
-    // database (separate schemas) from waiting on each other's instance locks.
-    const drawn = await lockClient.query<{ key: string }>(
+    // database (separate schemas) from waiting on each other's instance locks. In a
+    // transaction only for the deadline: the session-level lock and LISTEN outlast it.
+    deadline.step = 'opening the transaction that takes the instance lock';
+    await deadline.begin(lockClient);
+    deadline.step = 'drawing an instance key';
+    const drawn = await deadline.query<{ key: string }>(
+      lockClient,
       `SELECT (((hashtext($2) & 2147483647)::bigint << 32) | nextval($1::regclass))::text AS key`,
       [`"${schema}".instance_keys`, schema],
     );
     const key = drawn.rows[0]?.key as string;
-    await lockClient.query('SELECT pg_advisory_lock($1::bigint)', [key]);
-    await lockClient.query(`LISTEN "${channel}"`);
+    deadline.step = 'taking the instance lock';
+    await deadline.query(lockClient, 'SELECT pg_advisory_lock($1::bigint)', [key]);
+    deadline.step = 'listening for release notifications';
+    await deadline.query(lockClient, `LISTEN "${channel}"`);
+    await deadline.query(lockClient, 'COMMIT');
     session = { ...partial, key };
     return session;
   } catch (error) {
     await closeConnections(lockClient, pool, connectTimeoutMs);
+    if (deadline?.passed(error) && !(error instanceof StartTimeout)) {
+      throw new StartTimeout(deadline, error);
+    }
     throw error;
   }
 }
