@@ -1671,7 +1671,7 @@ describe('ServerManager', () => {
       expect(ran).toBe(false);
     });
 
-    it('closes without a 408 a connection whose answer is still being written when requestTimeout passes, and sends the 408 after an answer already complete [claim:errors-408-json] [claim:errors-408-after-answer]', async () => {
+    it('closes without a 408 a connection whose answer is still being written when requestTimeout passes, and sends the 408 after an answer already complete, with the request id of that answer [claim:errors-408-json] [claim:errors-408-after-answer]', async () => {
       const server = new ServerManager(
         { port: 0, headersTimeout: 300, requestTimeout: 600 },
         silentLogger,
@@ -1726,6 +1726,11 @@ describe('ServerManager', () => {
         error: Record<string, unknown>;
       };
       expect(body.error).toMatchObject({ status: 408, code: 'WEFT_BAD_REQUEST' });
+      // The 408 is about the same request: it carries the id the 401 was sent with.
+      const answeredId = /^x-request-id: (\S+)$/im.exec(answers[0] ?? '')?.[1];
+      expect(answeredId).toMatch(UUID);
+      expect(body.error.requestId).toBe(answeredId);
+      expect(/^x-request-id: (\S+)$/im.exec(answers[1] ?? '')?.[1]).toBe(answeredId);
     });
 
     it('closes without a 408, once keepAliveTimeout has passed, the connection of a client that sends nothing more of its body after a complete answer [claim:errors-408-after-answer-silent]', async () => {

@@ -51,8 +51,11 @@ export function answerClientErrors(
   headers: Readonly<Record<string, string>>,
 ): void {
   const inFlight = new WeakMap<Duplex, ServerResponse>();
-  server.on('request', (request, response: ServerResponse) => {
+  // The last request of each connection, kept after its answer: its body may still be late.
+  const latest = new WeakMap<Duplex, { request: IncomingMessage; response: ServerResponse }>();
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     inFlight.set(request.socket, response);
+    latest.set(request.socket, { request, response });
     response.once('close', () => {
       if (inFlight.get(request.socket) === response) inFlight.delete(request.socket);
     });
@@ -88,8 +91,13 @@ export function answerClientErrors(
     }
     const { status, message } = CLIENT_ERRORS[error.code ?? ''] ?? MALFORMED;
     // A request whose body is late was given its id when its headers arrived, and middleware or
-    // its handler may have logged that id: the answer carries the same one.
-    const given = inFlight.get(socket)?.getHeader('x-request-id');
+    // its handler may have logged that id: the answer carries the same one, also when the
+    // request was answered already. A request whose headers are late has none yet.
+    const last = latest.get(socket);
+    const given =
+      last !== undefined && !last.request.complete
+        ? last.response.getHeader('x-request-id')
+        : undefined;
     const requestId = typeof given === 'string' ? given : randomUUID();
     socket.end(rawAnswer(status, message, 'WEFT_BAD_REQUEST', headers, requestId));
     setTimeout(() => socket.destroy(), FLUSH_GRACE_MS).unref();
