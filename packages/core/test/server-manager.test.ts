@@ -1778,6 +1778,62 @@ describe('ServerManager', () => {
       expect(closedAt - answeredAt).toBeGreaterThanOrEqual(550);
     });
 
+    it('closes without a 408 a kept-alive connection whose next request stalls in its headers for keepAliveTimeout, and answers 408 to one that keeps sending them [claim:errors-408-keep-alive-later-request]', async () => {
+      // keepAliveTimeout (and Node's extra second) well before headersTimeout, as with the
+      // defaults (5 s and 10 s).
+      const server = await serve(
+        [
+          route({
+            method: 'GET',
+            path: '/first',
+            handler: (_request, response) => response.json({ first: true }),
+          }),
+        ],
+        { headersTimeout: 4_000, keepAliveTimeout: 500, requestTimeout: 8_000 },
+      );
+      const nextRequest = async (drip: boolean): Promise<string> => {
+        const socket = connect(server.port as number, '127.0.0.1');
+        socket.on('error', () => undefined);
+        let received = '';
+        const closed = new Promise((resolve) => socket.once('close', resolve));
+        const answered = new Promise<void>((resolve) => {
+          socket.on('data', (chunk: Buffer) => {
+            received += chunk.toString('utf8');
+            if (received.includes('{"first":true}')) resolve();
+          });
+        });
+        socket.write('GET /first HTTP/1.1\r\nHost: localhost\r\n\r\n');
+        await answered;
+        // The next request's line, then its headers byte by byte, or nothing more.
+        socket.write('GET /first HTTP/1.1\r\nX-Slow: ');
+        const timer = drip
+          ? setInterval(() => {
+              if (!socket.destroyed) socket.write('a');
+            }, 200)
+          : undefined;
+        let deadline: NodeJS.Timeout | undefined;
+        try {
+          await Promise.race([
+            closed,
+            new Promise((_resolve, reject) => {
+              deadline = setTimeout(() => reject(new Error(`not closed: ${received}`)), 15_000);
+            }),
+          ]);
+        } finally {
+          clearTimeout(deadline);
+          clearInterval(timer);
+          socket.destroy();
+        }
+        return received;
+      };
+      const silent = (await nextRequest(false)).split(/(?=HTTP\/1\.1 \d{3} )/);
+      expect(silent).toHaveLength(1);
+      expect(silent[0]).toMatch(/^HTTP\/1\.1 200 [\s\S]*\{"first":true\}$/);
+      const dripping = (await nextRequest(true)).split(/(?=HTTP\/1\.1 \d{3} )/);
+      expect(dripping).toHaveLength(2);
+      expect(dripping[1]).toMatch(/^HTTP\/1\.1 408 /);
+    });
+
     it('answers chunk extensions over the size limit with 413 as JSON, before the handler of a JSON body runs [claim:errors-413-chunk-extensions] [claim:trig-node-refusals]', async () => {
       let ran = false;
       const server = await serve([
