@@ -1999,6 +1999,14 @@ describe('ServerManager', () => {
       });
       expect(listed.status).toBe(200);
       expect(ran).toBe(true);
+      // Node looks for 100-continue as a word anywhere in the value, even inside another token.
+      ran = false;
+      const inside = await rawRequest(`${server.url}/echo`, {
+        headers: { 'content-type': 'application/json', expect: 'x-100-continue' },
+        body: '{}',
+      });
+      expect(inside.status).toBe(200);
+      expect(ran).toBe(true);
       // Node ignores the Expect header of an HTTP/1.0 request: the route runs.
       ran = false;
       const socket = connect(server.port as number, '127.0.0.1');
