@@ -538,8 +538,12 @@ export const CORE_ERRORS = {
       summary: 'No route matches an HTTP request.',
       status: 404,
       raisedBy: 'the runtime’s HTTP server',
-      raisers: ['core/src/server/server-manager.ts#ServerManager.start'],
-      cause: 'no route matches the request’s method and path.',
+      raisers: [
+        'core/src/server/client-errors.ts#answerClientErrors',
+        'core/src/server/server-manager.ts#ServerManager.start',
+      ],
+      cause:
+        'no route matches the request’s method and path. A `CONNECT` request, which asks for a tunnel, is answered `404` with this code as well, and its connection is closed.',
       fix: 'check the path and method against the route triggers of your plugins.',
     },
     /** @claim errors-internal-keeps-weft-code */

@@ -469,6 +469,23 @@ describe('ServerManager', () => {
     });
   });
 
+  it('answers a CONNECT request, which no route can match, with 404 as JSON and closes its connection [claim:errors-404-connect]', async () => {
+    const server = await serve([echo]);
+    const received = await rawExchange(
+      server,
+      'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n',
+    );
+    expect(received).toEqual({
+      status: 404,
+      error: expect.objectContaining({
+        status: 404,
+        code: 'WEFT_NOT_FOUND',
+        docsUrl: docsOf('WEFT_NOT_FOUND'),
+        message: expect.stringContaining('CONNECT'),
+      }),
+    });
+  });
+
   it('runs a GET route for HEAD, sending no body, and leaves OPTIONS to the cors middleware when cors is set [claim:trig-404] [claim:trig-get-head] [claim:httpchat-row-404]', async () => {
     const methods: string[] = [];
     const reader = route({
