@@ -1302,6 +1302,34 @@ describe('ServerManager', () => {
       },
     );
 
+    it.each([undefined, true] as const)(
+      'answers a request with more than one Host header 400 in JSON, whichever comes first (allowedHosts: %j) [claim:errors-400-duplicate-host]',
+      async (allowedHosts) => {
+        const server = await serve([echo], allowedHosts === undefined ? {} : { allowedHosts });
+        for (const [first, second] of [
+          ['localhost', 'evil.example'],
+          ['evil.example', 'localhost'],
+          ['localhost', 'localhost'],
+        ]) {
+          for (const version of ['1.1', '1.0']) {
+            const received = await rawExchange(
+              server,
+              `POST /echo HTTP/${version}\r\nHost: ${first}\r\nhost: ${second}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+            );
+            expect(received, `${version} ${first} ${second}`).toMatchObject({
+              status: 400,
+              error: {
+                status: 400,
+                code: 'WEFT_BAD_REQUEST',
+                docsUrl: docsOf('WEFT_BAD_REQUEST'),
+                message: 'A request must carry one Host header, not 2',
+              },
+            });
+          }
+        }
+      },
+    );
+
     it('rejects a malformed allowedHosts option, naming it [claim:tsdoc-server-constructor]', () => {
       expect(() => new ServerManager({ allowedHosts: [''] })).toThrow(
         /option "allowedHosts" must be true, 'all' or a list of host names/,
