@@ -94,12 +94,7 @@ export function answerClientErrors(
       return;
     }
     socket.end(
-      rawAnswer(
-        404,
-        'No route for CONNECT: this server is not a proxy',
-        'WEFT_NOT_FOUND',
-        headers,
-      ),
+      rawAnswer(404, 'No route for CONNECT: this server is not a proxy', 'WEFT_NOT_FOUND', headers),
     );
     setTimeout(() => socket.destroy(), FLUSH_GRACE_MS).unref();
   });
