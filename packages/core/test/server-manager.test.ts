@@ -469,6 +469,23 @@ describe('ServerManager', () => {
     });
   });
 
+  it('answers a CONNECT request, which no route can match, with 404 as JSON and closes its connection [claim:errors-404-connect]', async () => {
+    const server = await serve([echo]);
+    const received = await rawExchange(
+      server,
+      'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n',
+    );
+    expect(received).toEqual({
+      status: 404,
+      error: expect.objectContaining({
+        status: 404,
+        code: 'WEFT_NOT_FOUND',
+        docsUrl: docsOf('WEFT_NOT_FOUND'),
+        message: expect.stringContaining('CONNECT'),
+      }),
+    });
+  });
+
   it('runs a GET route for HEAD, sending no body, and leaves OPTIONS to the cors middleware when cors is set [claim:trig-404] [claim:trig-get-head] [claim:httpchat-row-404]', async () => {
     const methods: string[] = [];
     const reader = route({
@@ -1285,6 +1302,34 @@ describe('ServerManager', () => {
       },
     );
 
+    it.each([undefined, true] as const)(
+      'answers a request with more than one Host header 400 in JSON, whichever comes first (allowedHosts: %j) [claim:errors-400-duplicate-host]',
+      async (allowedHosts) => {
+        const server = await serve([echo], allowedHosts === undefined ? {} : { allowedHosts });
+        for (const [first, second] of [
+          ['localhost', 'evil.example'],
+          ['evil.example', 'localhost'],
+          ['localhost', 'localhost'],
+        ]) {
+          for (const version of ['1.1', '1.0']) {
+            const received = await rawExchange(
+              server,
+              `POST /echo HTTP/${version}\r\nHost: ${first}\r\nhost: ${second}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+            );
+            expect(received, `${version} ${first} ${second}`).toMatchObject({
+              status: 400,
+              error: {
+                status: 400,
+                code: 'WEFT_BAD_REQUEST',
+                docsUrl: docsOf('WEFT_BAD_REQUEST'),
+                message: 'A request must carry one Host header, not 2',
+              },
+            });
+          }
+        }
+      },
+    );
+
     it('rejects a malformed allowedHosts option, naming it [claim:tsdoc-server-constructor]', () => {
       expect(() => new ServerManager({ allowedHosts: [''] })).toThrow(
         /option "allowedHosts" must be true, 'all' or a list of host names/,
@@ -1671,7 +1716,7 @@ describe('ServerManager', () => {
       expect(ran).toBe(false);
     });
 
-    it('closes without a 408 a connection whose answer is still being written when requestTimeout passes, and sends the 408 after an answer already complete [claim:errors-408-json] [claim:errors-408-after-answer]', async () => {
+    it('closes without a 408 a connection whose answer is still being written when requestTimeout passes, and sends the 408 after an answer already complete, with the request id of that answer [claim:errors-408-json] [claim:errors-408-after-answer]', async () => {
       const server = new ServerManager(
         { port: 0, headersTimeout: 300, requestTimeout: 600 },
         silentLogger,
@@ -1726,6 +1771,11 @@ describe('ServerManager', () => {
         error: Record<string, unknown>;
       };
       expect(body.error).toMatchObject({ status: 408, code: 'WEFT_BAD_REQUEST' });
+      // The 408 is about the same request: it carries the id the 401 was sent with.
+      const answeredId = /^x-request-id: (\S+)$/im.exec(answers[0] ?? '')?.[1];
+      expect(answeredId).toMatch(UUID);
+      expect(body.error.requestId).toBe(answeredId);
+      expect(/^x-request-id: (\S+)$/im.exec(answers[1] ?? '')?.[1]).toBe(answeredId);
     });
 
     it('closes without a 408, once keepAliveTimeout has passed, the connection of a client that sends nothing more of its body after a complete answer [claim:errors-408-after-answer-silent]', async () => {
@@ -1771,6 +1821,62 @@ describe('ServerManager', () => {
       expect(answers[0]).toMatch(/^HTTP\/1\.1 401 [\s\S]*\{"refused":true\}$/);
       // Timers never fire early: held for keepAliveTimeout after the answer, not closed with it.
       expect(closedAt - answeredAt).toBeGreaterThanOrEqual(550);
+    });
+
+    it('closes without a 408 a kept-alive connection whose next request stalls in its headers for keepAliveTimeout, and answers 408 to one that keeps sending them [claim:errors-408-keep-alive-later-request]', async () => {
+      // keepAliveTimeout (and Node's extra second) well before headersTimeout, as with the
+      // defaults (5 s and 10 s).
+      const server = await serve(
+        [
+          route({
+            method: 'GET',
+            path: '/first',
+            handler: (_request, response) => response.json({ first: true }),
+          }),
+        ],
+        { headersTimeout: 4_000, keepAliveTimeout: 500, requestTimeout: 8_000 },
+      );
+      const nextRequest = async (drip: boolean): Promise<string> => {
+        const socket = connect(server.port as number, '127.0.0.1');
+        socket.on('error', () => undefined);
+        let received = '';
+        const closed = new Promise((resolve) => socket.once('close', resolve));
+        const answered = new Promise<void>((resolve) => {
+          socket.on('data', (chunk: Buffer) => {
+            received += chunk.toString('utf8');
+            if (received.includes('{"first":true}')) resolve();
+          });
+        });
+        socket.write('GET /first HTTP/1.1\r\nHost: localhost\r\n\r\n');
+        await answered;
+        // The next request's line, then its headers byte by byte, or nothing more.
+        socket.write('GET /first HTTP/1.1\r\nX-Slow: ');
+        const timer = drip
+          ? setInterval(() => {
+              if (!socket.destroyed) socket.write('a');
+            }, 200)
+          : undefined;
+        let deadline: NodeJS.Timeout | undefined;
+        try {
+          await Promise.race([
+            closed,
+            new Promise((_resolve, reject) => {
+              deadline = setTimeout(() => reject(new Error(`not closed: ${received}`)), 15_000);
+            }),
+          ]);
+        } finally {
+          clearTimeout(deadline);
+          clearInterval(timer);
+          socket.destroy();
+        }
+        return received;
+      };
+      const silent = (await nextRequest(false)).split(/(?=HTTP\/1\.1 \d{3} )/);
+      expect(silent).toHaveLength(1);
+      expect(silent[0]).toMatch(/^HTTP\/1\.1 200 [\s\S]*\{"first":true\}$/);
+      const dripping = (await nextRequest(true)).split(/(?=HTTP\/1\.1 \d{3} )/);
+      expect(dripping).toHaveLength(2);
+      expect(dripping[1]).toMatch(/^HTTP\/1\.1 408 /);
     });
 
     it('answers chunk extensions over the size limit with 413 as JSON, before the handler of a JSON body runs [claim:errors-413-chunk-extensions] [claim:trig-node-refusals]', async () => {
@@ -1937,6 +2043,14 @@ describe('ServerManager', () => {
         body: '{}',
       });
       expect(listed.status).toBe(200);
+      expect(ran).toBe(true);
+      // Node looks for 100-continue as a word anywhere in the value, even inside another token.
+      ran = false;
+      const inside = await rawRequest(`${server.url}/echo`, {
+        headers: { 'content-type': 'application/json', expect: 'x-100-continue' },
+        body: '{}',
+      });
+      expect(inside.status).toBe(200);
       expect(ran).toBe(true);
       // Node ignores the Expect header of an HTTP/1.0 request: the route runs.
       ran = false;

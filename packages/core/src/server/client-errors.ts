@@ -42,6 +42,8 @@ const FLUSH_GRACE_MS = 1_000;
  * already begun is destroyed instead, as Node does, so the client never reads a corrupt answer.
  * An HTTP/1.1 request whose `Expect` header does not name `100-continue` is answered `417` the same
  * way (Node passes an HTTP/1.0 request's `Expect` on to the routes), where Node would send an empty `417` of its own, and its connection is closed.
+ * A `CONNECT` request, which Node would close without an answer, is answered `404`
+ * `WEFT_NOT_FOUND`, as every request no route matches is, and its connection is closed.
  *
  * @param server - The server, before it listens.
  * @param headers - Headers every answer carries, such as `X-Content-Type-Options`.
@@ -51,8 +53,11 @@ export function answerClientErrors(
   headers: Readonly<Record<string, string>>,
 ): void {
   const inFlight = new WeakMap<Duplex, ServerResponse>();
-  server.on('request', (request, response: ServerResponse) => {
+  // The last request of each connection, kept after its answer: its body may still be late.
+  const latest = new WeakMap<Duplex, { request: IncomingMessage; response: ServerResponse }>();
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     inFlight.set(request.socket, response);
+    latest.set(request.socket, { request, response });
     response.once('close', () => {
       if (inFlight.get(request.socket) === response) inFlight.delete(request.socket);
     });
@@ -81,6 +86,18 @@ export function answerClientErrors(
     });
     response.end(body);
   });
+  // Node closes a CONNECT request's connection without a word when nothing listens for it; no
+  // route can match one (the server is no proxy), so it gets the 404 of every unmatched request.
+  server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    socket.end(
+      rawAnswer(404, 'No route for CONNECT: this server is not a proxy', 'WEFT_NOT_FOUND', headers),
+    );
+    setTimeout(() => socket.destroy(), FLUSH_GRACE_MS).unref();
+  });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (error.code === 'ECONNRESET' || !socket.writable || inFlight.get(socket)?.headersSent) {
       socket.destroy();
@@ -88,8 +105,13 @@ export function answerClientErrors(
     }
     const { status, message } = CLIENT_ERRORS[error.code ?? ''] ?? MALFORMED;
     // A request whose body is late was given its id when its headers arrived, and middleware or
-    // its handler may have logged that id: the answer carries the same one.
-    const given = inFlight.get(socket)?.getHeader('x-request-id');
+    // its handler may have logged that id: the answer carries the same one, also when the
+    // request was answered already. A request whose headers are late has none yet.
+    const last = latest.get(socket);
+    const given =
+      last !== undefined && !last.request.complete
+        ? last.response.getHeader('x-request-id')
+        : undefined;
     const requestId = typeof given === 'string' ? given : randomUUID();
     socket.end(rawAnswer(status, message, 'WEFT_BAD_REQUEST', headers, requestId));
     setTimeout(() => socket.destroy(), FLUSH_GRACE_MS).unref();
@@ -103,7 +125,7 @@ export function answerClientErrors(
 export function rawAnswer(
   status: number,
   message: string,
-  code: 'WEFT_BAD_REQUEST' | 'WEFT_TOO_MANY_CONNECTIONS',
+  code: 'WEFT_BAD_REQUEST' | 'WEFT_NOT_FOUND' | 'WEFT_TOO_MANY_CONNECTIONS',
   headers: Readonly<Record<string, string>>,
   requestId: string = randomUUID(),
 ): string {

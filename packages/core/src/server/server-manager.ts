@@ -454,6 +454,21 @@ export class ServerManager implements HttpServer {
         });
         return;
       }
+      // Node keeps the first of several Host headers; a proxy in front may read another one,
+      // so such a request, which HTTP/1.1 forbids, is refused rather than checked by half.
+      const hosts = request.rawHeaders.filter(
+        (value, index) => index % 2 === 0 && value.toLowerCase() === 'host',
+      ).length;
+      if (hosts > 1) {
+        sendError(response, {
+          status: 400,
+          message: `A request must carry one Host header, not ${hosts}`,
+          code: 'WEFT_BAD_REQUEST',
+          docsUrl: errorDocsUrl('WEFT_BAD_REQUEST'),
+          requestId: requestIdOf(response),
+        });
+        return;
+      }
       if (isAllowed(host)) {
         next();
         return;
