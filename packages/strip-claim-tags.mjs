@@ -4,8 +4,10 @@
  * checks it inside this repository; in a user's editor they would be noise. Run from a package's
  * folder after `tsup`, which builds declarations in a worker its `onSuccess` hook does not wait for.
  */
+import { realpathSync } from 'node:fs';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const DECLARATION = /\.d\.[cm]?ts$/;
 
@@ -26,7 +28,11 @@ async function* declarations(folder) {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+// Compared as real paths: a `file://` string of argv[1] differs from the module's URL wherever the
+// folder's path has a character a URL escapes (a space, `#`, `%`), and the build then shipped the
+// tags without a word.
+const entry = process.argv[1];
+if (entry !== undefined && realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url))) {
   for await (const file of declarations(path.resolve('dist'))) {
     const text = await readFile(file, 'utf8');
     const stripped = stripClaimTags(text);

@@ -12,8 +12,10 @@
  *    warns about, fails here too. Then the checks of the build's pages (tests/build/).
  *
  * It prints each step's time. The rest of the packages' tests and the scaffold are `npm test`'s: a
- * change to prose alone cannot break them. The site's browser tests (`npm run test:e2e`, on the build this made)
- * are left out for time, though a page's text can break them; CI runs them for such a change.
+ * change to prose alone cannot break them, but for the tests that run the commands of Getting
+ * started, Scaling out and @weft/mcp-docs's README (CI runs every job for a change to those). The
+ * site's browser tests (`npm run test:e2e`, on the build this made) are left out for time, though
+ * a page's text can break them; CI runs them for such a change.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -58,11 +60,14 @@ export const DOCS_TESTS = [
       'tests/unit/chat-warning-text',
       'tests/unit/ci-workflow',
       'tests/unit/contribution-files',
+      'tests/unit/installation-pack',
+      'tests/unit/installation-typescript',
       'tests/unit/issue-forms',
       'tests/unit/plugin-catalogue',
       'tests/unit/repository-map',
       'tests/unit/run-panel-registry',
       'tests/unit/swizzled-components',
+      'tests/unit/triggers-server-options',
       'tests/integration/http-chat-install',
       'tests/integration/core/get-object-page',
       'packages/create-weft/test/choices',

@@ -19,7 +19,10 @@ export interface TestPhase {
   /** The npm script. */
   script: string;
   job: CiJob;
-  /** Whether a change to docs/, blog/ or Markdown alone can break it (CI runs only these then). */
+  /**
+   * Whether a change to docs/, blog/ or Markdown alone can break it (CI runs only these then). A
+   * page whose commands the scaffold or package tests run counts as code there (ci.yml).
+   */
   docs: boolean;
   /** Checks the packages' tarballs: npm test packs them once, before the first such phase. */
   packed?: true;

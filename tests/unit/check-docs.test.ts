@@ -65,6 +65,8 @@ describe('check:docs', () => {
       /['"`](?:docs|whitepaper)['"`],\s*['"`][\w./-]+\.mdx?['"`]/,
       /['"`](?:\.\.\/)*README\.md['"`]/,
       /\(\s*\w+,\s*['"`](?:docs|whitepaper)['"`]\s*\)/,
+      // The helpers that read a page for a test: readDoc('installation.md'), sectionCommands(page, …).
+      /from\s+['"`][./]*(?:\w+\/)*support\/(?:doc-tables|page-commands)['"`]/,
     ];
     // Tests whose such paths name files of their own, not the repository's pages.
     const notPages = new Set([

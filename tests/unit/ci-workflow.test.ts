@@ -5,7 +5,9 @@
  * each other major the engines admit is one `npm run test:node-versions` runs the tests on,
  * and every action is pinned to a full commit with its version in a comment.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -98,6 +100,74 @@ describe('the CI workflow', () => {
         expect({ job, script, codeOnly }).toEqual({ job, script, codeOnly: !runsForDocs });
       }
     }
+  });
+
+  describe('what counts as a change to docs alone', () => {
+    const filter = jobs.changes!.steps.find((step) => step.run?.includes('code=false'))!.run!;
+
+    /** What the `changes` job answers for a pull request that changes these files. */
+    function codeFor(files: string[]): string {
+      const scratch = mkdtempSync(path.join(tmpdir(), 'weft-ci-filter-'));
+      try {
+        const output = path.join(scratch, 'output');
+        writeFileSync(path.join(scratch, 'changed'), files.map((file) => `${file}\n`).join(''));
+        // `git diff --name-only` answers the changed files; the rest is the workflow's own script.
+        const git = `git() { cat "${path.join(scratch, 'changed')}"; }\n`;
+        execFileSync('bash', ['-e', '-c', git + filter], {
+          env: { ...process.env, EVENT: 'pull_request', BASE_REF: 'main', GITHUB_OUTPUT: output },
+        });
+        return readFileSync(output, 'utf8').trim();
+      } finally {
+        rmSync(scratch, { recursive: true, force: true });
+      }
+    }
+
+    /**
+     * The Markdown files that the tests of the phases a docs-only change skips read: pages named
+     * by their path, and the package README that tests/pack/mcp-docs-clone-route.test.ts reads.
+     */
+    function markdownReadByCodePhases(): string[] {
+      const folders = ['tests/scaffold', 'tests/pack', 'tests/browser'];
+      const files = folders.flatMap((folder) =>
+        readdirSync(path.join(root, folder), { recursive: true, encoding: 'utf8' })
+          .filter((file) => file.endsWith('.ts'))
+          .map((file) => `${folder}/${file.split(path.sep).join('/')}`),
+      );
+      const readmeReaders: Record<string, string> = {
+        'tests/pack/mcp-docs-clone-route.test.ts': 'packages/mcp-docs/README.md',
+      };
+      const found = new Set<string>();
+      for (const file of files) {
+        const source = read(file);
+        for (const match of source.matchAll(/['"`](docs\/[\w./-]+\.mdx?)['"`]/g)) {
+          found.add(match[1]!);
+        }
+        if (/readFileSync\([^)]*README\.md/.test(source)) {
+          expect(readmeReaders, `${file} reads a README: name it here`).toHaveProperty([file]);
+          found.add(readmeReaders[file]!);
+        }
+      }
+      return [...found].sort();
+    }
+
+    it('runs every job for a page whose commands the scaffold or package tests run, and only the docs phases for another page [claim:cg-ci-pages-as-code] [claim:cg-ci-docs-only-phases]', () => {
+      const pages = markdownReadByCodePhases();
+      expect(pages).toEqual([
+        'docs/getting-started.md',
+        'docs/guides/scaling-out.md',
+        'packages/mcp-docs/README.md',
+      ]);
+      for (const page of pages) {
+        expect({ page, code: codeFor(['docs/intro.md', page]) }).toEqual({
+          page,
+          code: 'code=true',
+        });
+      }
+      expect(codeFor(['docs/guides/testing.md', 'packages/core/README.md', 'blog/x.md'])).toBe(
+        'code=false',
+      );
+      expect(codeFor(['docs/guides/testing.md', 'packages/core/src/index.ts'])).toBe('code=true');
+    });
   });
 
   it('checks out main beside the change where the unit tests run, so the claims test can tell new sentences from old [claim:contrib-unmarked-needs-main]', () => {

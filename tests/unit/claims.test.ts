@@ -262,6 +262,30 @@ describe('the unmarked-claim detector', () => {
     expect(unmarkedSentences('It keeps 5 apples.', 'docs/p.md')).toEqual([]);
   });
 
+  it('reads figures in digits and the words in the forms the guide gives, not their other forms [claim:contrib-unmarked-flagged]', () => {
+    const flagged = (sentence: string): boolean =>
+      unmarkedSentences(sentence, 'docs/p.md').length === 1;
+    for (const sentence of [
+      'It waits 5s.',
+      'Calls fail.',
+      'The hook rejects it.',
+      'Reads throw.',
+      'A call may time out.',
+      'Some calls times out.',
+    ]) {
+      expect(flagged(sentence), sentence).toBe(true);
+    }
+    for (const sentence of [
+      'It waits five seconds.',
+      'It keeps a 30-second window.',
+      'The build failed.',
+      'The promise is rejected.',
+      'An error is thrown.',
+    ]) {
+      expect(flagged(sentence), sentence).toBe(false);
+    }
+  });
+
   it('fails only sentences added or reworded against the base, listing the rest [claim:contrib-unmarked-against-main]', () => {
     const repo = path.join(scratch, 'repo');
     mkdirSync(path.join(repo, 'docs'), { recursive: true });

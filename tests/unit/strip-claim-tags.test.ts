@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stripClaimTags } from '../../packages/strip-claim-tags.mjs';
 
@@ -50,6 +54,31 @@ describe('stripClaimTags, run on the type declarations of every package build', 
         '',
       ].join('\n'),
     );
+  });
+
+  it("strips the declarations in dist/ when a package's build runs it, in a folder whose path has a space [claim:contrib-claim-tag-not-shipped]", () => {
+    const scratch = mkdtempSync(path.join(tmpdir(), 'weft strip claims '));
+    try {
+      // The layout of the repository: packages/strip-claim-tags.mjs beside packages/<name>/.
+      copyFileSync(
+        path.join(__dirname, '../../packages/strip-claim-tags.mjs'),
+        path.join(scratch, 'strip-claim-tags.mjs'),
+      );
+      const dist = path.join(scratch, 'a package', 'dist');
+      mkdirSync(path.join(dist, 'sub'), { recursive: true });
+      const declaration =
+        '/**\n * Most steps.\n * @claim some-id\n */\nexport declare const a: 1;\n';
+      writeFileSync(path.join(dist, 'index.d.ts'), declaration);
+      writeFileSync(path.join(dist, 'sub', 'index.d.cts'), declaration);
+      execFileSync(process.execPath, ['../strip-claim-tags.mjs'], {
+        cwd: path.join(scratch, 'a package'),
+      });
+      const stripped = '/**\n * Most steps.\n */\nexport declare const a: 1;\n';
+      expect(readFileSync(path.join(dist, 'index.d.ts'), 'utf8')).toBe(stripped);
+      expect(readFileSync(path.join(dist, 'sub', 'index.d.cts'), 'utf8')).toBe(stripped);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
   });
 
   it('leaves a declaration without claim ids as it was', () => {
