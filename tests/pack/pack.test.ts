@@ -137,6 +137,37 @@ export const text: 'text-generation' = TEXT_GENERATION_CAPABILITY;
 }
 
 /** Type arguments for the public generic types whose parameters have no default. */
+/**
+ * Type-checks `files` of a consumer project as a user's strict project would, declarations of
+ * the installed packages included (skipLibCheck off); answers tsc's report, empty when clean.
+ */
+async function typeCheckStrictly(
+  project: string,
+  config: string,
+  files: string[],
+): Promise<string> {
+  await writeFile(
+    path.join(project, config),
+    JSON.stringify({
+      compilerOptions: {
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        target: 'ES2022',
+        strict: true,
+        noEmit: true,
+        skipLibCheck: false,
+        types: ['node'],
+      },
+      files,
+    }),
+  );
+  const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
+  return run(process.execPath, [tsc, '-p', config], { cwd: project }).then(
+    () => '',
+    (error: { stdout?: string }) => error.stdout ?? String(error),
+  );
+}
+
 const GENERIC_ARGUMENTS: Record<string, string> = { Resolvable: '<string>' };
 
 describe('the packed @weft/core tarball', () => {
@@ -288,27 +319,9 @@ describe('the packed @weft/core tarball', () => {
       expect(names.values.length + names.types.length).toBeGreaterThan(40);
       await writeFile(path.join(project, 'consumer.mts'), typeScript('esm', names));
       await writeFile(path.join(project, 'consumer.cts'), typeScript('cjs', names));
-      await writeFile(
-        path.join(project, 'tsconfig.json'),
-        JSON.stringify({
-          compilerOptions: {
-            module: 'NodeNext',
-            moduleResolution: 'NodeNext',
-            target: 'ES2022',
-            strict: true,
-            noEmit: true,
-            skipLibCheck: false,
-            types: ['node'],
-          },
-          files: ['consumer.mts', 'consumer.cts'],
-        }),
-      );
-      const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
-      const result = await run(process.execPath, [tsc, '-p', project]).then(
-        () => '',
-        (error: { stdout?: string }) => error.stdout ?? String(error),
-      );
-      expect(result).toBe('');
+      expect(
+        await typeCheckStrictly(project, 'tsconfig.json', ['consumer.mts', 'consumer.cts']),
+      ).toBe('');
     },
     TIMEOUT,
   );
@@ -358,29 +371,7 @@ describe('the packed @weft/core tarball', () => {
         path.join(project, 'server.mts'),
         "import { serverOf, ServerManager } from '@weft/core/node';\nexport const parts = [serverOf, ServerManager] as const;\nexport const use = (manager: ServerManager) => manager.app.use;\n",
       );
-      await writeFile(
-        path.join(project, 'tsconfig.server.json'),
-        JSON.stringify({
-          compilerOptions: {
-            module: 'NodeNext',
-            moduleResolution: 'NodeNext',
-            target: 'ES2022',
-            strict: true,
-            noEmit: true,
-            skipLibCheck: false,
-            types: ['node'],
-          },
-          files: ['server.mts'],
-        }),
-      );
-      const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
-      const result = await run(process.execPath, [tsc, '-p', 'tsconfig.server.json'], {
-        cwd: project,
-      }).then(
-        () => '',
-        (error: { stdout?: string }) => error.stdout ?? String(error),
-      );
-      expect(result).toBe('');
+      expect(await typeCheckStrictly(project, 'tsconfig.server.json', ['server.mts'])).toBe('');
     },
     TIMEOUT,
   );
