@@ -129,7 +129,7 @@ async function settlesWithin(promise: Promise<unknown>, limitMs: number): Promis
 }
 
 describe('bulkheads', () => {
-  it('answers a healthy space while a hung plugin holds at most maxConcurrent of the workers [claim:prod-bulkhead-default] [claim:wp-workers-lent] [claim:philo-plugin-bulkhead]', async () => {
+  it('answers a healthy space while a hung plugin holds at most maxConcurrent of the workers [claim:prod-bulkhead-default] [claim:wp-workers-lent] [claim:philo-plugin-bulkhead] [claim:index-bulkhead-default]', async () => {
     const forecast = recordingExecutor('forecast', never);
     // Defaults: 4 workers, so a dependency may hold 3.
     const { runtime } = await weatherRuntime(forecast, { shutdown: 'cancel' });
