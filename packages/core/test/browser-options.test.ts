@@ -1,7 +1,7 @@
 /**
- * What `Runtime.init` refuses in a browser, by the option’s value, and the variable it does not read: run
- * with the browser platform module in place of the Node one, as the `browser` condition of
- * `#platform` picks it for a page.
+ * What `Runtime.init` refuses in a browser, by the option’s value, and the variable it does not
+ * read: the configuration check and the runtime run with the browser platform module in place of
+ * the Node one, as the `browser` condition of `#platform` picks it for a page.
  */
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { describe, expect, it, vi } from 'vitest';
