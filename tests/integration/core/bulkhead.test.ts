@@ -571,7 +571,7 @@ describe('bulkhead slots and deadlines', () => {
     expect(timedOut.chain.at(-1)?.error).toContain('[WEFT_TASK_TIMEOUT]');
   });
 
-  it('without a limits entry for the store, holds its calls to maxConcurrent, by default one less than the workers [claim:task-hung-store-others-run] [claim:mpm-hung-store-others]', async () => {
+  it('without a limits entry for the store, holds its calls to maxConcurrent, by default one less than the workers [claim:task-hung-store-others-run] [claim:mpm-hung-store-others] [claim:index-trigger-store-bulkhead]', async () => {
     // Recording the trigger of a task in space `a` never returns; every other write does.
     const runtime = await echoOverHangingStore('trigger', {
       taskTimeoutMs: 1_500,
