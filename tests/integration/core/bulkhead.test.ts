@@ -659,7 +659,7 @@ describe('bulkhead slots and deadlines', () => {
     expect(next.historyUnavailable).toBeUndefined();
   }, 20_000);
 
-  it('runs every task with a single worker (the default limit is then 1) [claim:prod-bulkhead-one]', async () => {
+  it('runs every task with a single worker (the default limit is then 1) [claim:prod-bulkhead-one] [claim:index-bulkhead-default]', async () => {
     const { runtime } = await startedRuntime({
       responses: planner(['echo', 'reply']),
       options: { scheduler: { concurrency: 1 } },
