@@ -7,7 +7,6 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { readDoc } from './support/doc-tables';
 
 const manifestText = readFileSync(path.join(__dirname, '../../packages/core/package.json'), 'utf8');
 
@@ -64,7 +63,7 @@ describe('TypeScript compiling to CommonJS', () => {
     },
   );
 
-  it('finds the ES module declarations of @weft/core and the .d.cts ones of @weft/core/node under node10, the default of "module": "commonjs" [claim:install-cts-node10]', () => {
+  it('finds the ES module declarations of every entry under node10, the default of "module": "commonjs", so their types fit together [claim:install-cts-node10]', () => {
     const { options } = ts.convertCompilerOptionsFromJson({ module: 'commonjs' }, PROJECT);
     // No moduleResolution: TypeScript takes node10 for "module": "commonjs", and says so.
     const traced: string[] = [];
@@ -78,10 +77,10 @@ describe('TypeScript compiling to CommonJS', () => {
       },
     );
     expect(traced).toContain("Module resolution kind is not specified, using 'Node10'.");
+    // One format for all: the .d.ts and .d.cts builds are separate copies of the declarations,
+    // and a Runtime of one is not a Runtime of the other (serverOf(runtime) failed with TS2345).
     expect(declarationsFor('@weft/core', options)).toBe('dist/index.d.ts');
-    expect(declarationsFor('@weft/core/node', options)).toBe('dist/node.d.cts');
-    expect(readDoc('installation.md')).toContain(
-      "`@weft/core`'s ES module ones, and the `.d.cts` ones of `@weft/core/node`",
-    );
+    expect(declarationsFor('@weft/core/node', options)).toBe('dist/node.d.ts');
+    expect(declarationsFor('@weft/core/internal', options)).toBe('dist/internal.d.ts');
   });
 });

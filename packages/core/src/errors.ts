@@ -386,7 +386,8 @@ export const CORE_ERRORS = {
     },
     WEFT_UNSUPPORTED_SCHEMA: {
       summary: 'A schema given to Weft is not a zod 4 schema.',
-      raisedBy: '`ModelManager.getObject`, `formatZodSchema`, `defineCapability`',
+      raisedBy:
+        '`ModelManager.getObject`, `formatZodSchema`, `defineCapability`, `CapabilityRegistry.register` (for a provider’s `descriptors`, `Runtime.init` lists it in `WEFT_INVALID_CONFIG`)',
       raisers: ['core/src/models/zod-schema-check.ts#assertZod4Schema'],
       cause:
         'the value passed as a schema is not a zod 4 schema: most often a zod 3 schema, because the project has zod 3 installed (the message says `a zod 3 schema (ZodObject)`), or a value that is no schema at all.',

@@ -1,10 +1,12 @@
 /**
- * What `Runtime.init` refuses in a browser, by the option's value: the configuration check run
- * with the browser platform module in place of the Node one, as the `browser` condition of
- * `#platform` picks it for a page.
+ * What `Runtime.init` refuses in a browser, by the option’s value, and the variable it does not
+ * read: the configuration check and the runtime run with the browser platform module in place of
+ * the Node one, as the `browser` condition of `#platform` picks it for a page.
  */
+import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { checkConfigShape, type RuntimeConfig } from '../src/runtime/config.js';
+import { Runtime } from '../src/runtime/runtime.js';
 
 vi.mock('../src/platform/node.js', () => import('../src/platform/browser.js'));
 
@@ -35,5 +37,27 @@ describe('options only Node.js has, in a browser', () => {
       ]);
     }
     expect(problemsNaming('server', {})).toEqual([]);
+  });
+
+  it('reads no WEFT_LOG_LEVEL: a runtime without a logger logs at info, and a bad value is no problem [claim:install-browser-log-level]', async () => {
+    vi.stubEnv('WEFT_LOG_LEVEL', 'debug');
+    try {
+      const runtime = await Runtime.init({
+        models: [new ScriptedModelProvider()],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [],
+      });
+      expect(runtime.logger.level).toBe('info');
+      vi.stubEnv('WEFT_LOG_LEVEL', 'bogus');
+      const { problems } = checkConfigShape({
+        models: [],
+        memory: undefined as never,
+        plugins: [],
+        options: {},
+      });
+      expect(problems.filter((problem) => problem.includes('WEFT_LOG_LEVEL'))).toEqual([]);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });

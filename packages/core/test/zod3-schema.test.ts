@@ -10,11 +10,14 @@ import {
   formatZodSchema,
   ModelManager,
   PromptRegistry,
+  Runtime,
+  type CapabilityDescriptor,
 } from '@weft/core';
+import { InMemoryMemoryProvider } from '@weft/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { z as z3 } from 'zod3';
-import { errorOf, TestModelProvider } from './fixtures.js';
+import { errorOf, silentLogger, TestModelProvider } from './fixtures.js';
 
 const zod3Object = z3.object({ city: z3.string() });
 
@@ -76,6 +79,39 @@ describe('zod 3 schemas', () => {
     expect(error.message).toContain(
       'defineCapability: the output of capability "summarise": the schema must be a zod 4 schema, got a zod 3 schema (ZodObject).',
     );
+  });
+
+  it('makes Runtime.init refuse a provider whose descriptor, written without defineCapability, holds zod 3 schemas [claim:install-zod3-refused]', async () => {
+    // A descriptor from JavaScript, as a plain object: nothing else checks its schemas.
+    const handWritten = {
+      id: 'summarise',
+      description: 'Summarises a text.',
+      input: z3.object({ text: z3.string() }),
+      output: z3.object({ summary: z3.string() }),
+    } as unknown as CapabilityDescriptor;
+    const error = await errorOf(
+      Runtime.init({
+        models: [
+          new TestModelProvider('alpha', {
+            capabilities: [
+              { id: 'text-generation', run: () => Promise.resolve({ text: '{"steps":[]}' }) },
+              { id: 'summarise', run: () => Promise.resolve({ summary: 'short' }) },
+            ],
+            descriptors: [handWritten],
+          }),
+        ],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [],
+        options: { logger: silentLogger },
+      }),
+    );
+    expect(error).toMatchObject({ code: 'WEFT_INVALID_CONFIG' });
+    expect(error.message).toContain(
+      '- model "alpha": CapabilityRegistry.register: the input of capability "summarise": the schema must be a zod 4 schema, got a zod 3 schema (ZodObject).',
+    );
+    // A registry used on its own refuses it the same way.
+    const direct = await errorOf(() => new CapabilityRegistry().register(handWritten));
+    expect(direct).toMatchObject({ code: 'WEFT_UNSUPPORTED_SCHEMA' });
   });
 
   it.each([

@@ -129,7 +129,7 @@ async function settlesWithin(promise: Promise<unknown>, limitMs: number): Promis
 }
 
 describe('bulkheads', () => {
-  it('answers a healthy space while a hung plugin holds at most maxConcurrent of the workers [claim:prod-bulkhead-default] [claim:wp-workers-lent] [claim:philo-plugin-bulkhead]', async () => {
+  it('answers a healthy space while a hung plugin holds at most maxConcurrent of the workers [claim:prod-bulkhead-default] [claim:wp-workers-lent] [claim:philo-plugin-bulkhead] [claim:index-bulkhead-default]', async () => {
     const forecast = recordingExecutor('forecast', never);
     // Defaults: 4 workers, so a dependency may hold 3.
     const { runtime } = await weatherRuntime(forecast, { shutdown: 'cancel' });
@@ -587,7 +587,7 @@ describe('bulkhead slots and deadlines', () => {
     expect(timedOut.chain.at(-1)?.error).toContain('[WEFT_TASK_TIMEOUT]');
   });
 
-  it('without a limits entry for the store, holds its calls to maxConcurrent, by default one less than the workers [claim:task-hung-store-others-run] [claim:mpm-hung-store-others]', async () => {
+  it('without a limits entry for the store, holds its calls to maxConcurrent, by default one less than the workers [claim:task-hung-store-others-run] [claim:mpm-hung-store-others] [claim:index-trigger-store-bulkhead]', async () => {
     // Recording the trigger of a task in space `a` never returns; every other write does.
     const runtime = await echoOverHangingStore('trigger', {
       taskTimeoutMs: 1_500,
@@ -675,7 +675,7 @@ describe('bulkhead slots and deadlines', () => {
     expect(next.historyUnavailable).toBeUndefined();
   }, 20_000);
 
-  it('runs every task with a single worker (the default limit is then 1) [claim:prod-bulkhead-one]', async () => {
+  it('runs every task with a single worker (the default limit is then 1) [claim:prod-bulkhead-one] [claim:index-bulkhead-default]', async () => {
     const { runtime } = await startedRuntime({
       responses: planner(['echo', 'reply']),
       options: { scheduler: { concurrency: 1 } },

@@ -87,6 +87,37 @@ describe('what Runtime.dispatch rejects for, besides its own checks', () => {
   });
 });
 
+describe('a full queue', () => {
+  it('refuses a burst of dispatches only beyond maxQueueSize waiting tasks, as it refuses them one at a time [claim:index-dispatch-rejects]', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const waiting = recordingExecutor('wait', async () => {
+      await gate;
+      return { success: true };
+    });
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('hook', { executors: [waiting] })],
+      responses: planner(['hook', 'wait']),
+      options: { pipelineReview: 'never', scheduler: { concurrency: 1, maxQueueSize: 2 } },
+    });
+    // Called in one turn: one task takes the worker, two wait, and only the fourth is refused.
+    const burst = ['a', 'b', 'c', 'd'].map((space) =>
+      runtime.dispatch({ pluginId: 'hook', triggerId: 'test', space }).then(
+        (task) => task.status,
+        (error: { code?: string }) => error.code,
+      ),
+    );
+    await waitFor(() => waiting.calls.length === 1);
+    open();
+    expect(await Promise.all(burst)).toEqual([
+      'completed',
+      'completed',
+      'completed',
+      'WEFT_QUEUE_FULL',
+    ]);
+  });
+});
+
 describe('Runtime.accept', () => {
   it('resolves accept once the task is queued, before it runs, and rejects what dispatch rejects [claim:trig-answer-first] [claim:sp-queue-row] [claim:errors-dispatch-refusals-accept] [claim:wp-accept-queued] [claim:index-dispatch-rejects]', async () => {
     let open!: () => void;

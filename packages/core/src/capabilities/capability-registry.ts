@@ -1,4 +1,5 @@
 import {
+  assertDescriptorSchemas,
   textGenerationCapability,
   type CapabilityAliasGroup,
   type CapabilityDescriptor,
@@ -45,10 +46,13 @@ export class CapabilityRegistry {
    * registering a different descriptor under a taken id is an error.
    *
    * @param descriptor - The descriptor, usually made with {@link defineCapability}.
-   * @throws {@link WeftError} `WEFT_DUPLICATE` when another descriptor already uses the id.
+   * @throws {@link WeftError} `WEFT_DUPLICATE` when another descriptor already uses the id;
+   * `WEFT_UNSUPPORTED_SCHEMA` when its `input`, `output` or a given `config` is not a zod 4
+   * schema (a descriptor written without `defineCapability`, from JavaScript or through a cast).
    * @claim tsdoc-capabilities-register
    */
   register(descriptor: CapabilityDescriptor): void {
+    assertDescriptorSchemas(descriptor, 'CapabilityRegistry.register');
     const existing = this.descriptors.get(descriptor.id);
     if (existing && existing !== descriptor) {
       throw new WeftError(

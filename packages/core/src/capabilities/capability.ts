@@ -77,13 +77,26 @@ export function defineCapability<
       `defineCapability: capability "${descriptor.id}" needs a description.`,
     );
   }
+  assertDescriptorSchemas(descriptor, 'defineCapability');
+  return Object.freeze({ ...descriptor });
+}
+
+/**
+ * Throws when a descriptor's `input`, `output` or given `config` is not a zod 4 schema, naming
+ * the part: the check of {@link defineCapability}, which a descriptor written by hand skips.
+ *
+ * @param descriptor - The descriptor to check.
+ * @param owner - Who asked, for the message.
+ * @throws {@link WeftError} `WEFT_UNSUPPORTED_SCHEMA` naming the part.
+ * @internal
+ */
+export function assertDescriptorSchemas(descriptor: CapabilityDescriptor, owner: string): void {
   for (const part of ['input', 'output', 'config'] as const) {
     const schema = descriptor[part];
     if (part !== 'config' || schema !== undefined) {
-      assertZod4Schema(schema, `defineCapability: the ${part} of capability "${descriptor.id}"`);
+      assertZod4Schema(schema, `${owner}: the ${part} of capability "${descriptor.id}"`);
     }
   }
-  return Object.freeze({ ...descriptor });
 }
 
 /** The identifier of the built-in text-generation capability that every runtime needs. */

@@ -391,11 +391,15 @@ export class Runtime {
     if (refusal) throw refusal;
     const task = newTask(randomId(), space, event);
     let ticket: number | undefined;
-    this.admitting += 1;
-    try {
-      ticket = await this.coordinator?.admit(arrivalOf(task));
-    } finally {
-      this.admitting -= 1;
+    // Without a coordinator the task is queued in this same turn: an `await` here would leave a
+    // burst of dispatches counted as admitting, and refused for a queue that is not full.
+    if (this.coordinator) {
+      this.admitting += 1;
+      try {
+        ticket = await this.coordinator.admit(arrivalOf(task));
+      } finally {
+        this.admitting -= 1;
+      }
     }
     // A stop that began while the coordinator recorded the task refuses it, and the caller is
     // told the task was not accepted. The coordinator must then forget it too: a task it keeps
