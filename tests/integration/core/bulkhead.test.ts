@@ -738,7 +738,8 @@ describe('workers and waiting tasks', () => {
       runtime.dispatch({ pluginId: 'slow', triggerId: 'test', space }),
     );
     const deadline = Date.now() + 5_000;
-    while (runtime.scheduler.running < 4 && Date.now() < deadline) {
+    // Dispatch queues each task at once; the plugin's call comes once its task has planned.
+    while ((runtime.scheduler.running < 4 || blocking.calls.length < 1) && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     // One task holds the plugin's slot; three wait for it without holding a worker.
