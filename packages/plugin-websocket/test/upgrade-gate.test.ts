@@ -185,7 +185,7 @@ describe('upgradeGate', () => {
         ['localhost', 'rebound.example'],
         ['rebound.example', 'localhost'],
         ['localhost', 'localhost'],
-      ]) {
+      ] as const) {
         // Node keeps the first in `headers`; the second is only in `rawHeaders`.
         const request = upgrade({ host: first }, '/ws', 'GET', ['host', second]);
         expect(await verdictOf(options, request), `${first} ${second}`).toEqual(refusal);
