@@ -171,7 +171,8 @@ async function main(): Promise<void> {
   const created = `Created ${project.name} with --model ${choices.model} --memory ${choices.memory}.`;
   const installed = !args.skipInstall && (await install(manager, project.directory, created));
   const steps = [
-    `cd ${shown}`,
+    // A project written in the folder the user is in needs no `cd .` first.
+    ...(relative === '.' ? [] : [`cd ${shown}`]),
     ...(installed ? [] : [formatCommand(installCommand(manager))]),
     formatCommand(scriptCommand(manager, 'test')),
     formatCommand(scriptCommand(manager, 'dev')),

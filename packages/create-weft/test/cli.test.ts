@@ -100,6 +100,22 @@ describe('create-weft off a terminal (cli.ts)', () => {
   });
 
   it(
+    'prints no cd step for a project made in the folder the user is in (".") [claim:create-weft-readme-no-cd-in-place]',
+    async () => {
+      const { code, stdout } = await run(
+        // The temporary folder's name may hold capitals, which npm refuses in a name.
+        ['.', '--name', 'here-agent', '--skip-install'],
+        'npm/10.9.0 node/v20.19.0 linux x64',
+      );
+      expect(code).toBe(0);
+      expect(await exists(path.join(work, 'package.json'))).toBe(true);
+      expect(stdout).toMatch(/Next:\W+npm install\W+npm test\W+npm run dev/);
+      expect(stdout).not.toMatch(/\bcd\b/);
+    },
+    4 * MINUTE,
+  );
+
+  it(
     'takes DEFAULT_MODEL and DEFAULT_MEMORY when no choice is given, and with --skip-install starts the next steps with the install [claim:gs-creator-installs] [claim:create-weft-readme-defaults] [claim:tsdoc-cw-default-model] [claim:tsdoc-cw-default-memory] [claim:tsdoc-cw-labels] [claim:tsdoc-cw-cli-complete]',
     async () => {
       const { code, stdout } = await run(

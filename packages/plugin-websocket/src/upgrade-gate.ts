@@ -9,7 +9,7 @@ import { requestPath, type ResolvedOptions } from './options.js';
 /** Why an upgrade was refused: the HTTP answer. */
 export interface Refusal {
   status: number;
-  code: WebSocketPluginErrorCode | 'WEFT_HOST_NOT_ALLOWED';
+  code: WebSocketPluginErrorCode | 'WEFT_HOST_NOT_ALLOWED' | 'WEFT_BAD_REQUEST';
   message: string;
 }
 
@@ -52,7 +52,7 @@ export interface Admission {
 
 /**
  * Builds the gate for one plugin's options. An upgrade request passes its checks in order: the
- * path, the handshake itself ({@link handshakeProblem}), the `Host` header (DNS rebinding), the
+ * path, the handshake itself ({@link handshakeProblem}), the `Host` header (exactly one, against DNS rebinding), the
  * `Origin` header (cross-site pages), the connection cap, and the user's `authenticate` hook
  * under a deadline, which must name a user unless `trustClientUser` is on. Refusals answer plain
  * HTTP, so a refused client never holds a websocket.
@@ -95,6 +95,12 @@ export function upgradeGate(
         `Not a websocket handshake: ${problem}; connect with a websocket client to ${options.path}`,
       );
     }
+    // Node keeps the first of several Host headers, which a proxy in front may not: such a
+    // request, which HTTP/1.1 forbids, is refused as the runtime's server refuses it.
+    const hosts = hostHeaderCount(request);
+    if (hosts > 1) {
+      return refuse(400, 'WEFT_BAD_REQUEST', `A request must carry one Host header, not ${hosts}`);
+    }
     if (!isAllowedHost(request.headers.host)) {
       return refuse(
         403,
@@ -134,6 +140,13 @@ export function upgradeGate(
     }
     return { admitted: verdict.user === undefined ? {} : { user: verdict.user } };
   };
+}
+
+/** How many `Host` headers the request carried, duplicates included. */
+function hostHeaderCount(request: IncomingMessage): number {
+  return request.rawHeaders.filter(
+    (value, index) => index % 2 === 0 && value.toLowerCase() === 'host',
+  ).length;
 }
 
 function refuse(status: number, code: Refusal['code'], message: string): { refused: Refusal } {

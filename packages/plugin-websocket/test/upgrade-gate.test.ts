@@ -15,9 +15,19 @@ const HANDSHAKE = {
   'sec-websocket-version': '13',
 };
 
-/** An upgrade request as the gate reads it: a GET handshake, its URL and other headers. */
-function upgrade(headers: Record<string, string>, url = '/ws', method = 'GET'): IncomingMessage {
-  return { method, url, headers: { ...HANDSHAKE, ...headers } } as unknown as IncomingMessage;
+/**
+ * An upgrade request as the gate reads it: a GET handshake, its URL and other headers, and those
+ * headers as they came (`rawHeaders`), where `extraRaw` adds the lines Node's `headers` drops.
+ */
+function upgrade(
+  headers: Record<string, string>,
+  url = '/ws',
+  method = 'GET',
+  extraRaw: string[] = [],
+): IncomingMessage {
+  const all = { ...HANDSHAKE, ...headers };
+  const rawHeaders = [...Object.entries(all).flat(), ...extraRaw];
+  return { method, url, headers: all, rawHeaders } as unknown as IncomingMessage;
 }
 
 function gate(options: WebSocketPluginOptions) {
@@ -158,6 +168,50 @@ describe('upgradeGate', () => {
       expect(await hostOf(withSubdomains, host), host).toBe('admitted');
     }
     expect(await hostOf(withSubdomains, 'example.com.evil')).toBe('WEFT_HOST_NOT_ALLOWED');
+  });
+
+  it('refuses an upgrade with more than one Host header with 400 WEFT_BAD_REQUEST, whichever comes first and whatever allowedHosts says, after the handshake and before Origin [claim:wsdoc-duplicate-host] [claim:tsdoc-ws-gate-order]', async () => {
+    const verdictOf = async (options: WebSocketPluginOptions, request: IncomingMessage) => {
+      const verdict = await gate({ trustClientUser: true, ...options })(request, 'r-d', 0);
+      return 'refused' in verdict ? verdict.refused : 'admitted';
+    };
+    const refusal = {
+      status: 400,
+      code: 'WEFT_BAD_REQUEST',
+      message: 'A request must carry one Host header, not 2',
+    };
+    for (const options of [{}, { allowedHosts: true as const }]) {
+      for (const [first, second] of [
+        ['localhost', 'rebound.example'],
+        ['rebound.example', 'localhost'],
+        ['localhost', 'localhost'],
+      ] as const) {
+        // Node keeps the first in `headers`; the second is only in `rawHeaders`.
+        const request = upgrade({ host: first }, '/ws', 'GET', ['host', second]);
+        expect(await verdictOf(options, request), `${first} ${second}`).toEqual(refusal);
+      }
+    }
+    const three = upgrade({ host: 'localhost' }, '/ws', 'GET', ['Host', 'a', 'HOST', 'b']);
+    expect(await verdictOf({}, three)).toMatchObject({ message: /not 3$/ });
+    // After the path and the handshake, before Origin.
+    const twice = ['host', 'localhost'];
+    expect(
+      await verdictOf({}, upgrade({ host: 'localhost' }, '/other', 'GET', twice)),
+    ).toMatchObject({ status: 404 });
+    expect(await verdictOf({}, upgrade({ host: 'localhost' }, '/ws', 'POST', twice))).toMatchObject(
+      {
+        status: 426,
+      },
+    );
+    const fromAnotherSite = upgrade(
+      { host: 'localhost', origin: 'https://evil.example' },
+      '/ws',
+      'GET',
+      twice,
+    );
+    expect(await verdictOf({}, fromAnotherSite)).toEqual(refusal);
+    // One Host header passes on.
+    expect(await verdictOf({}, upgrade({ host: 'localhost' }))).toBe('admitted');
   });
 
   it('admits with the user authenticate names; any answer but true, false or { user } refuses with 401 [claim:tsdoc-chat-authenticate-result] [claim:tsdoc-ws-gate-user] [claim:errors-ws-unauthorized-answers]', async () => {

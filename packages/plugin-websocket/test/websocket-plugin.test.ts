@@ -736,6 +736,59 @@ describe('WebSocketPlugin upgrade checks', () => {
     expect(await upgradeWithoutHost(anyHost.url, '1.1')).toMatch(/^HTTP\/1\.1 101 /);
   });
 
+  it('refuses an upgrade with two Host headers with 400 WEFT_BAD_REQUEST, as the runtime server does, whichever comes first [claim:wsdoc-duplicate-host] [claim:wsreadme-order]', async () => {
+    // Clients send one Host, so the request is written by hand; Node keeps the first in headers.
+    const upgradeWithHosts = async (url: string, hosts: string[]): Promise<string> => {
+      const socket = tcpConnect(Number(new URL(url).port), '127.0.0.1');
+      socket.on('error', () => undefined);
+      socket.write(
+        `GET /ws HTTP/1.1\r\n${hosts.map((host) => `Host: ${host}\r\n`).join('')}` +
+          'Upgrade: websocket\r\nConnection: Upgrade\r\n' +
+          'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+      );
+      let answer = '';
+      await new Promise<void>((resolve, reject) => {
+        const deadline = setTimeout(() => reject(new Error(`no answer: ${answer}`)), 3_000);
+        const settle = () => {
+          clearTimeout(deadline);
+          resolve();
+        };
+        socket.on('close', settle);
+        socket.on('data', (chunk: Buffer) => {
+          answer += chunk.toString('utf8');
+          // An accepted upgrade keeps the socket open: its status line is enough.
+          if (answer.includes('\r\n\r\n') && answer.startsWith('HTTP/1.1 101')) settle();
+        });
+      });
+      socket.destroy();
+      return answer;
+    };
+    booted = await boot();
+    const anyHost = await boot({ allowedHosts: true });
+    for (const { url } of [booted, anyHost]) {
+      for (const hosts of [
+        ['localhost', 'rebound.example'],
+        ['rebound.example', 'localhost'],
+        ['localhost', 'localhost'],
+      ]) {
+        const answer = await upgradeWithHosts(url, hosts);
+        expect(answer, hosts.join(' ')).toMatch(/^HTTP\/1\.1 400 /);
+        const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as {
+          error: Record<string, unknown>;
+        };
+        expect(body.error).toMatchObject({
+          status: 400,
+          code: 'WEFT_BAD_REQUEST',
+          message: 'A request must carry one Host header, not 2',
+          docsUrl: expect.stringMatching(/#weft_bad_request$/) as unknown,
+        });
+      }
+    }
+    expect(booted.plugin.connectionCount + anyHost.plugin.connectionCount).toBe(0);
+    // One Host header still goes through.
+    expect(await upgradeWithHosts(booted.url, ['localhost'])).toMatch(/^HTTP\/1\.1 101 /);
+  });
+
   it('runs authenticate before the upgrade: refused, throwing and hung hooks, and a user id no frame could hold, answer 401 without internals [claim:wsreadme-auth-timeout] [claim:httpchat-options-same] [claim:wsdoc-auth] [claim:wsreadme-order] [claim:wsreadme-plain-http] [claim:wp-websocket] [claim:errors-401-cause] [claim:wsreadme-authenticate-option]', async () => {
     const seen: string[] = [];
     booted = await boot({

@@ -558,7 +558,7 @@ describe('running steps', () => {
     );
   });
 
-  it('records an Error with an empty message by the errors it aggregates, else its code, else its cause alone [claim:philo-throw-empty-message]', async () => {
+  it('records an Error with an empty message by the errors it aggregates, else its code, else its cause alone [claim:philo-throw-empty-message] [claim:exec-throw-empty-message]', async () => {
     // What Node.js throws when both addresses of localhost refuse a connection: no message.
     const refused = recordingExecutor('refused', async () => {
       throw new AggregateError(
