@@ -1247,6 +1247,25 @@ describe('ChatPlugin path', () => {
     },
   );
 
+  it.each(['//chat', '//', '///chat', '//example.com/chat'])(
+    'refuses %j, which a browser or fetch reads as a protocol-relative URL naming a host, as @weft/plugin-websocket does [claim:chat-path] [claim:tsdoc-chat-path] [claim:httpchat-path-option]',
+    (path) => {
+      // Resolved against the server's own address, it names another host, or no URL at all.
+      const base = 'http://127.0.0.1';
+      expect(URL.canParse(path, base) ? new URL(path, base).host : undefined).not.toBe('127.0.0.1');
+      let caught: unknown;
+      try {
+        new ChatPlugin({ path });
+      } catch (error) {
+        caught = error;
+      }
+      expect(WeftError.is(caught, 'WEFT_CHAT_INVALID_OPTIONS')).toBe(true);
+      expect((caught as Error).message).toContain(
+        `ChatPlugin: option "path" must not start with "//", which clients read as a protocol-relative URL naming a host, got ${JSON.stringify(path)}.`,
+      );
+    },
+  );
+
   it('mounts a literal path of letters, digits, "-", ".", "_", "~" and "/" [claim:httpchat-path-option] [claim:chat-path]', async () => {
     const path = '/api/v1.2/chat_room-x~y/';
     const { runtime } = await boot(
