@@ -280,6 +280,7 @@ export const CORE_ERRORS = {
     /**
      * @claim errors-queue-full-coordinator
      * @claim errors-queue-full-websocket
+     * @claim errors-queue-full-retry-after
      */
     WEFT_QUEUE_FULL: {
       summary: 'The scheduler’s queue holds `maxQueueSize` tasks already.',
@@ -288,7 +289,7 @@ export const CORE_ERRORS = {
         '`Runtime.dispatch` and `Runtime.accept` (the scheduler); `@weft/plugin-websocket` passes it on as an `error` frame',
       raisers: ['core/src/scheduler/scheduler.ts#Scheduler.refusal'],
       cause:
-        'the scheduler already holds `options.scheduler.maxQueueSize` waiting tasks (default 1000); with a `coordinator`, the tasks it is still recording count as waiting.',
+        'the scheduler already holds `options.scheduler.maxQueueSize` waiting tasks (default 1000); with a `coordinator`, the tasks it is still recording count as waiting. A route that lets the error through, such as `@weft/plugin-chat`’s, is answered `503` with `Retry-After: 5`: a place frees only when a running task ends.',
       fix: 'the agent is receiving work faster than it completes it. Raise `scheduler.concurrency` if the model server can take more parallel calls, rate-limit clients, or run more instances.',
     },
     /**

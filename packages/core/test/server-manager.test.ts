@@ -760,7 +760,7 @@ describe('ServerManager', () => {
     });
   });
 
-  it("answers a full queue's 503 with its own message, which holds nothing internal [claim:trig-503] [claim:obs-request-failed-generic] [claim:prod-queue-full] [claim:wp-error-answers]", async () => {
+  it("answers a full queue's 503 with its own message, which holds nothing internal, and Retry-After: 5 [claim:trig-503] [claim:obs-request-failed-generic] [claim:prod-queue-full] [claim:wp-error-answers] [claim:errors-queue-full-retry-after]", async () => {
     const server = await serve([
       route({
         handler: () => {
@@ -775,12 +775,34 @@ describe('ServerManager', () => {
     ]);
     const response = await post(`${server.url}/echo`, '{}');
     expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('5');
     expect(await errorBody(response)).toEqual({
       status: 503,
       code: 'WEFT_QUEUE_FULL',
       docsUrl: docsOf('WEFT_QUEUE_FULL'),
       message:
         'Scheduler: the queue is full (1000 tasks waiting); try again later. [WEFT_QUEUE_FULL]',
+    });
+  });
+
+  it('gives Retry-After to a full queue only, not to the other 503s of a route [claim:trig-503] [claim:errors-queue-full-retry-after]', async () => {
+    const errors: Record<string, unknown> = {
+      // A stopped instance cannot say when it is back.
+      '/stopping': new WeftError('WEFT_SHUTTING_DOWN', 'stopping', { status: 503, expose: true }),
+      '/plain': Object.assign(new Error('busy'), { status: 503 }),
+      // A full queue's code on another status is not a full queue's answer.
+      '/odd': new WeftError('WEFT_QUEUE_FULL', 'odd', { status: 500 }),
+    };
+    const server = await serve(throwingRoutes(errors));
+    const headers: Record<string, [number, string | null]> = {};
+    for (const path of Object.keys(errors)) {
+      const response = await post(`${server.url}${path}`, '{}');
+      headers[path] = [response.status, response.headers.get('retry-after')];
+    }
+    expect(headers).toEqual({
+      '/stopping': [503, null],
+      '/plain': [503, null],
+      '/odd': [500, null],
     });
   });
 

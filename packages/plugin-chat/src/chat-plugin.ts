@@ -97,7 +97,7 @@ export interface ChatPluginOptions extends ChatAccessOptions {
   /**
    * Path of the POST route that receives messages: `/` and ASCII letters, digits, `-`, `.`, `_`
    * and `~`, taken literally, with no `.` or `..` segment (clients resolve those away before
-   * sending). Default `/chat`.
+   * sending) and no leading `//` (clients read it as a URL naming a host). Default `/chat`.
    * @claim tsdoc-chat-path
    */
   path?: string;
@@ -210,8 +210,8 @@ export class ChatPlugin extends Plugin {
    *   limits.
    * @throws {@link ChatPluginError} `WEFT_CHAT_INVALID_OPTIONS` naming a bad option: an option
    * name it does not know, a path that
-   * does not start with `/`, holds another character than ASCII letters, digits, `-`, `.`, `_`,
-   * `~` and `/` or has a `.` or `..` segment, a limit that is not a positive integer, an `authTimeoutMs` over
+   * does not start with `/` or starts with `//`, holds another character than ASCII letters,
+   * digits, `-`, `.`, `_`, `~` and `/` or has a `.` or `..` segment, a limit that is not a positive integer, an `authTimeoutMs` over
    * 2147483647, or `roomHistory: 'shared'` without `authorizeRoom`.
    */
   constructor(options: ChatPluginOptions = {}) {
@@ -228,6 +228,14 @@ export class ChatPlugin extends Plugin {
       throw new ChatPluginError(
         'WEFT_CHAT_INVALID_OPTIONS',
         `ChatPlugin: option "path" must start with "/", got ${JSON.stringify(path)}.`,
+      );
+    }
+    if (path.startsWith('//')) {
+      // Browsers, fetch and many clients read `//chat` as a URL of the host `chat`, not as a
+      // path of this server, as `@weft/plugin-websocket` refuses it too.
+      throw new ChatPluginError(
+        'WEFT_CHAT_INVALID_OPTIONS',
+        `ChatPlugin: option "path" must not start with "//", which clients read as a protocol-relative URL naming a host, got ${JSON.stringify(path)}.`,
       );
     }
     if (!LITERAL_PATH.test(path)) {

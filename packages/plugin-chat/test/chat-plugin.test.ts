@@ -69,7 +69,12 @@ async function post(
   target: Runtime,
   body: unknown,
   path = '/chat',
-): Promise<{ status: number; json: Record<string, unknown>; contentType: string | null }> {
+): Promise<{
+  status: number;
+  json: Record<string, unknown>;
+  contentType: string | null;
+  retryAfter: string | null;
+}> {
   const response = await fetch(`${target.server.url}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -79,6 +84,7 @@ async function post(
     status: response.status,
     json: (await response.json()) as Record<string, unknown>,
     contentType: response.headers.get('content-type'),
+    retryAfter: response.headers.get('retry-after'),
   };
 }
 
@@ -1247,6 +1253,25 @@ describe('ChatPlugin path', () => {
     },
   );
 
+  it.each(['//chat', '//', '///chat', '//example.com/chat'])(
+    'refuses %j, which a browser or fetch reads as a protocol-relative URL naming a host, as @weft/plugin-websocket does [claim:chat-path] [claim:tsdoc-chat-path] [claim:httpchat-path-option]',
+    (path) => {
+      // Resolved against the server's own address, it names another host, or no URL at all.
+      const base = 'http://127.0.0.1';
+      expect(URL.canParse(path, base) ? new URL(path, base).host : undefined).not.toBe('127.0.0.1');
+      let caught: unknown;
+      try {
+        new ChatPlugin({ path });
+      } catch (error) {
+        caught = error;
+      }
+      expect(WeftError.is(caught, 'WEFT_CHAT_INVALID_OPTIONS')).toBe(true);
+      expect((caught as Error).message).toContain(
+        `ChatPlugin: option "path" must not start with "//", which clients read as a protocol-relative URL naming a host, got ${JSON.stringify(path)}.`,
+      );
+    },
+  );
+
   it('mounts a literal path of letters, digits, "-", ".", "_", "~" and "/" [claim:httpchat-path-option] [claim:chat-path]', async () => {
     const path = '/api/v1.2/chat_room-x~y/';
     const { runtime } = await boot(
@@ -1369,6 +1394,32 @@ describe("ChatPlugin's 503 answers", () => {
     }
   }
 
+  it('answers 503 WEFT_QUEUE_FULL with Retry-After: 5 when the queue is full, and runs no task [claim:httpchat-row-503] [claim:httpchat-queue-full] [claim:chat-503] [claim:errors-queue-full-retry-after]', async () => {
+    const { model, release } = heldModel();
+    const target = await start(model, { scheduler: { concurrency: 1, maxQueueSize: 1 } });
+    const running = post(target, { room: '1', user: 'ada', message: 'first' });
+    await until('the first reply call', () => model.requests.length === 2);
+    const queued = post(target, { room: '2', user: 'bob', message: 'second' });
+    await until('the second message queued', () => target.scheduler.pending === 1);
+    const refused = await post(target, { room: '3', user: 'eve', message: 'third' });
+    expect(refused.status).toBe(503);
+    expect(refused.retryAfter).toBe('5');
+    expect(refused.json).toEqual({
+      error: {
+        status: 503,
+        code: 'WEFT_QUEUE_FULL',
+        message: expect.stringMatching(/queue is full/),
+        docsUrl: 'https://weft-ai.github.io/docs/reference/errors/#weft_queue_full',
+        requestId: expect.any(String),
+      },
+    });
+    release();
+    expect((await running).status).toBe(200);
+    expect((await queued).status).toBe(200);
+    // Two messages, a plan and a reply each: the third ran nothing.
+    expect(model.requests).toHaveLength(4);
+  });
+
   it('answers 503 WEFT_SHUTTING_DOWN to a message sent while the runtime stops, and still answers the running one [claim:httpchat-row-503] [claim:chat-503]', async () => {
     const { model, release } = heldModel();
     const target = await start(model);
@@ -1377,6 +1428,8 @@ describe("ChatPlugin's 503 answers", () => {
     const stopped = target.stop();
     const refused = await post(target, { room: '2', user: 'bob', message: 'second' });
     expect(refused.status).toBe(503);
+    // No instance can say when a stopped one is back.
+    expect(refused.retryAfter).toBeNull();
     expect(refused.json).toEqual({
       error: {
         status: 503,

@@ -71,7 +71,7 @@ export const optionsSchema = z
         maxQueueSize: positiveInteger
           .default(1000)
           .describe(
-            'How many tasks may wait. A dispatch beyond it fails with `WEFT_QUEUE_FULL`, answered as `503` over HTTP.',
+            'How many tasks may wait. A dispatch beyond it fails with `WEFT_QUEUE_FULL`, answered as `503` with `Retry-After: 5` over HTTP.',
           ),
       })
       .strict()

@@ -104,6 +104,28 @@ export function errorAnswer(error: unknown, requestId: string): ErrorAnswer {
 }
 
 /**
+ * How many seconds the `Retry-After` of a full queue's `503` asks a client to wait. A place in
+ * the queue frees only when a running task ends, and a task spends seconds on its model calls,
+ * so a client that came back after the connection cap's 1 second would mostly find the queue
+ * still full and add to the load.
+ */
+export const QUEUE_FULL_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The `Retry-After` header an error's answer carries, in seconds: a full queue's
+ * (`WEFT_QUEUE_FULL`, 503) has one, other errors none.
+ *
+ * @param error - The thrown value.
+ * @param answer - The answer {@link errorAnswer} made of it.
+ * @returns The header's value, or `undefined` for none.
+ */
+export function retryAfterOf(error: unknown, answer: ErrorAnswer): string | undefined {
+  return answer.status === 503 && WeftError.is(error, 'WEFT_QUEUE_FULL')
+    ? String(QUEUE_FULL_RETRY_AFTER_SECONDS)
+    : undefined;
+}
+
+/**
  * Whether the answer to a 4xx error hides its message. It is shown only when the error says it
  * was written for the client: `expose: true`, which a WeftError made with a 4xx status has unless
  * made with `expose: false`, and http-errors and the body parser set on their 4xx errors; and

@@ -27,7 +27,12 @@ import { answerClientErrors } from './client-errors.js';
 import { limitConnections, type RefusedConnection } from './connection-limits.js';
 import { routeRequestOf, routeResponseOf } from './route-adapter.js';
 import { bodyRefusedAs } from './route-body.js';
-import { errorAnswer, hidesClientErrorMessage, type ErrorAnswer } from './error-answer.js';
+import {
+  errorAnswer,
+  hidesClientErrorMessage,
+  retryAfterOf,
+  type ErrorAnswer,
+} from './error-answer.js';
 import { nestsDeeperThan, valueNestsDeeperThan } from './json-depth.js';
 import type { HttpServer, MountedRoute } from './route.js';
 import type { ServerManagerConfig } from './server-config.js';
@@ -79,7 +84,7 @@ const IDLE_SWEEP_MS = 50;
  * phrase (`WEFT_INTERNAL` for a plain 500) and the full error is logged with the request id.
  * The one exception is a full queue or a runtime shutting down (503 `WEFT_QUEUE_FULL`,
  * `WEFT_SHUTTING_DOWN`), whose messages the core writes from constants and tell a client to
- * try again later. The runtime only starts the server when some plugin has a route.
+ * try again later; a full queue's answer also carries `Retry-After: 5`. The runtime only starts the server when some plugin has a route.
  *
  * @example
  * ```ts
@@ -563,6 +568,9 @@ export class ServerManager implements HttpServer {
       response.end();
       return;
     }
+    // Whatever route let the full queue's error through, its client learns when to come back.
+    const retryAfter = retryAfterOf(error, answer);
+    if (retryAfter !== undefined) response.set('Retry-After', retryAfter);
     sendError(response, answer);
   };
 }
