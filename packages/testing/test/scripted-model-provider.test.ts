@@ -110,6 +110,25 @@ describe('ScriptedModelProvider', () => {
     );
   });
 
+  it('numbers an exhausted call among all the calls it has received, failed ones included, from 1 [claim:testing-scripted-exhausted-code]', async () => {
+    const model = new ScriptedModelProvider({ responses: ['first'] });
+    const [generate] = model.capabilities;
+    const call = () =>
+      generate!.run({ messages: [{ role: 'user', content: 'x' }] }, {}).then(
+        (output) => (output as { text: string }).text,
+        (error: unknown) => (error as Error).message,
+      );
+    const exhausted = (n: number) =>
+      `ScriptedModelProvider "scripted": no scripted response left for request #${n}; enqueue more or set a fallback [WEFT_TESTING_SCRIPT_EXHAUSTED]`;
+    expect(await call()).toBe('first');
+    expect(await call()).toBe(exhausted(2));
+    // Calls that found the queue empty count too: this is the third call.
+    expect(await call()).toBe(exhausted(3));
+    model.enqueue('fourth');
+    expect(await call()).toBe('fourth');
+    expect(await call()).toBe(exhausted(5));
+  });
+
   it("answers true from the base class's checkHealth [claim:mpo-base-health]", async () => {
     expect(await new ScriptedModelProvider().checkHealth()).toBe(true);
   });
