@@ -417,7 +417,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(error.expose).toBe(true);
   });
 
-  it('refuses an event holding a circular value with a one-line message naming the field, keeping the TypeError as its cause [claim:coord-invalid-arrival-one-line] [claim:errors-coordinator-invalid-arrival-one-line]', async () => {
+  it('refuses an event holding a circular value with a one-line message naming the field, keeping the TypeError as its cause [claim:coord-readme-no-json-form] [claim:coord-invalid-arrival-one-line] [claim:errors-coordinator-invalid-arrival-one-line]', async () => {
     const coordinator = await open();
     const data: Record<string, unknown> = { list: [1, { x: {} }] };
     ((data.list as unknown[])[1] as { x: Record<string, unknown> }).x.back = data;
