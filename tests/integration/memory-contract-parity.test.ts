@@ -100,6 +100,36 @@ describe('every first-party memory store refuses the same invalid input the same
   });
 });
 
+describe('every first-party memory store refuses a blank id option', () => {
+  it.each(['', '   ', '\t\n'])(
+    'refuses id %j in its constructor with its options code and the same message [claim:mpo-blank-id-refused]',
+    (id) => {
+      const outcome = (make: () => unknown): string => {
+        try {
+          make();
+          return 'accepted';
+        } catch (error) {
+          if (!WeftError.is(error)) return `not a WeftError: ${String(error)}`;
+          return `${error.code} ${error.message.replace(/^\w+MemoryProvider: /, '').replace(/, got .*/, '')}`;
+        }
+      };
+      expect({
+        'in-memory': outcome(() => new InMemoryMemoryProvider({ id })),
+        sqlite: outcome(() => new SqliteMemoryProvider({ path: ':memory:', id })),
+        postgres: outcome(
+          () => new PostgresMemoryProvider({ connectionString: postgres.url(), id }),
+        ),
+      }).toEqual({
+        'in-memory': 'WEFT_TESTING_INVALID_OPTIONS option "id" must be a non-empty string',
+        sqlite:
+          'WEFT_SQLITE_INVALID_OPTIONS option "id" must be a non-empty string [WEFT_SQLITE_INVALID_OPTIONS]',
+        postgres:
+          'WEFT_POSTGRES_INVALID_OPTIONS option "id" must be a non-empty string [WEFT_POSTGRES_INVALID_OPTIONS]',
+      });
+    },
+  );
+});
+
 describe('every first-party memory store accepts the same edge cases with the same result', () => {
   const cases: [string, (provider: MemoryProvider) => Promise<unknown>][] = [
     [

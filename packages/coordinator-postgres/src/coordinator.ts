@@ -6,6 +6,7 @@ import {
   type SpaceGrant,
   type TaskArrival,
 } from '@weft/core';
+import { describeUnwritable } from './arrival-json.js';
 import { PostgresSpaceCoordinatorError } from './errors.js';
 import {
   describeTarget,
@@ -194,7 +195,7 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
     } catch (error) {
       throw new PostgresSpaceCoordinatorError(
         'WEFT_COORDINATOR_INVALID_ARRIVAL',
-        `PostgresSpaceCoordinator.admit: the event of space "${bounded(arrival.space.id)}" cannot be recorded, since its data or metadata has no JSON form (${(error as Error).message}); send plain JSON values.`,
+        `PostgresSpaceCoordinator.admit: the event of space "${bounded(arrival.space.id)}" cannot be recorded, since ${describeUnwritable(arrival)}; send plain JSON values.`,
         { status: 400, cause: error },
       );
     }

@@ -98,7 +98,10 @@ export const COORDINATOR_ERRORS = {
         'the coordinator was used outside the runtime’s start and stop, or `init` was called twice. A `dispatch` or `accept` on a runtime that has not started its coordinator yet gets this, which a trigger that lets it through answers as a 503; once `stop()` was called, a dispatch gets `WEFT_SHUTTING_DOWN` instead.',
       fix: 'let the runtime start and stop the coordinator; create a new one for a new runtime.',
     },
-    /** @claim errors-coordinator-too-large-hidden */
+    /**
+     * @claim errors-coordinator-too-large-hidden
+     * @claim errors-coordinator-invalid-arrival-one-line
+     */
     WEFT_COORDINATOR_INVALID_ARRIVAL: {
       summary:
         'A task’s event has no JSON form, or the task is too large, so it cannot be recorded.',
@@ -106,7 +109,7 @@ export const COORDINATOR_ERRORS = {
       raisedBy: '`Runtime.accept` and `Runtime.dispatch` with a coordinator',
       raisers: ['coordinator-postgres/src/coordinator.ts#PostgresSpaceCoordinator.admit'],
       cause:
-        'the event’s `data` or `metadata` holds a value `JSON.stringify` cannot write, such as a `BigInt` or a circular structure, or the task is too large for PostgreSQL to record (a space id whose index entry passes PostgreSQL’s limit of about 2,700 bytes, which the runtime’s 200-character cap on space ids keeps out of reach). Nothing was recorded and the task did not run. HTTP triggers answer 400 with the coordinator’s message, which for a task too large names the space id’s size in bytes and the limit of about 2,700 bytes; PostgreSQL’s own error text, which names the index, is not sent but logged by the coordinator as a warning with the space, the task id and the space id’s size, and kept as the error’s `cause`.',
+        'the event’s `data` or `metadata` holds a value `JSON.stringify` cannot write, such as a `BigInt` or a circular structure, or the task is too large for PostgreSQL to record (a space id whose index entry passes PostgreSQL’s limit of about 2,700 bytes, which the runtime’s 200-character cap on space ids keeps out of reach). Nothing was recorded and the task did not run. HTTP triggers answer 400 with the coordinator’s message, which for data with no JSON form is one line naming the field and the path to the circular reference or `BigInt` (the `TypeError` of `JSON.stringify` is the error’s `cause`), and for a task too large names the space id’s size in bytes and the limit of about 2,700 bytes; PostgreSQL’s own error text, which names the index, is not sent but logged by the coordinator as a warning with the space, the task id and the space id’s size, and kept as the error’s `cause`.',
       fix: 'send plain JSON values and a shorter space id; another instance must be able to run the task from its record.',
     },
     /** @claim errors-coordinator-admit-failed-may-run */

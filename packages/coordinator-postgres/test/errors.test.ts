@@ -417,6 +417,30 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(error.expose).toBe(true);
   });
 
+  it('refuses an event holding a circular value with a one-line message naming the field, keeping the TypeError as its cause [claim:coord-readme-no-json-form] [claim:coord-invalid-arrival-one-line] [claim:errors-coordinator-invalid-arrival-one-line]', async () => {
+    const coordinator = await open();
+    const data: Record<string, unknown> = { list: [1, { x: {} }] };
+    ((data.list as unknown[])[1] as { x: Record<string, unknown> }).x.back = data;
+    const metadata: Record<string, unknown> = {};
+    metadata.self = metadata;
+    const refused = [
+      await errorOf(coordinator.admit(arrival('room', data))),
+      await errorOf(coordinator.admit({ ...arrival('room'), metadata })),
+      await errorOf(coordinator.admit(arrival('room', { counts: [1, { n: 10n }] }))),
+    ];
+    expect(refused.map((error) => error.message)).toEqual([
+      'PostgresSpaceCoordinator.admit: the event of space "room" cannot be recorded, since "data" holds a circular reference: data.list[1].x.back refers back to an object that contains it; send plain JSON values. [WEFT_COORDINATOR_INVALID_ARRIVAL]',
+      'PostgresSpaceCoordinator.admit: the event of space "room" cannot be recorded, since "metadata" holds a circular reference: metadata.self refers back to an object that contains it; send plain JSON values. [WEFT_COORDINATOR_INVALID_ARRIVAL]',
+      'PostgresSpaceCoordinator.admit: the event of space "room" cannot be recorded, since "data" holds a BigInt at data.counts[1].n, which JSON cannot write; send plain JSON values. [WEFT_COORDINATOR_INVALID_ARRIVAL]',
+    ]);
+    for (const error of refused) {
+      expect(error.code).toBe('WEFT_COORDINATOR_INVALID_ARRIVAL');
+      expect(error.status).toBe(400);
+      expect(error.cause).toBeInstanceOf(TypeError);
+    }
+    expect((refused[0]?.cause as Error).message).toMatch(/circular structure/);
+  });
+
   it('answers 400 with the code when a route lets WEFT_COORDINATOR_INVALID_ARRIVAL through, and runs nothing [claim:errors-400-coordinator-arrival]', async () => {
     // A BigInt has no JSON form, so the coordinator cannot record the task.
     const { runtime, model } = await startDispatching(unstarted(), { n: 10n });

@@ -170,17 +170,31 @@ function baseUrlProblem(value: string): { requirement: string; shown: string } |
     return {
       requirement:
         'must not hold a control character such as a line break (the URL parser drops it silently)',
-      shown: JSON.stringify(value),
+      shown: showBaseUrl(value),
     };
   }
   if (value.includes('?') || value.includes('#')) {
     return {
       requirement:
         'must not hold a query or a fragment, since "/chat/completions" and "/models" are appended to it',
-      shown: JSON.stringify(value),
+      shown: showBaseUrl(value),
     };
   }
   return undefined;
+}
+
+/**
+ * How an error quotes a refused `baseUrl`: whole, or up to its first `?` or `#`, since a query
+ * or a fragment may hold a key (`?key=...`) that the message must not show.
+ *
+ * @param value - The `baseUrl` as given, a string.
+ * @returns The quoted value, or its part before the query or fragment and what was left out.
+ */
+function showBaseUrl(value: string): string {
+  const cut = value.search(/[?#]/);
+  if (cut === -1) return JSON.stringify(value);
+  const part = value[cut] === '?' ? 'a query' : 'a fragment';
+  return `${JSON.stringify(value.slice(0, cut))} followed by ${part}, not shown`;
 }
 
 /**
@@ -350,6 +364,9 @@ export function parseOptions(options: OpenAIModelProviderOptions): ResolvedOptio
     const requirement = REQUIREMENTS[name] ?? 'is invalid';
     if (name === 'baseUrl' && typeof given === 'string' && mayHoldCredentials(given)) {
       throw invalid(`option "baseUrl" ${requirement}, got a value with "@" in it, not shown`);
+    }
+    if (name === 'baseUrl' && typeof given === 'string') {
+      throw invalid(`option "baseUrl" ${requirement}, got ${showBaseUrl(given)}`);
     }
     throw invalid(
       `option "${name}" ${requirement}, got ${describeValue(given, SECRET_OPTIONS.has(name))}`,

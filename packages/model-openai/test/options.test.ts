@@ -79,13 +79,52 @@ describe('OpenAIModelProvider options', () => {
       'OpenAIModelProvider: option "baseUrl" must be an absolute http(s) URL, got "localhost:11434/v1" [WEFT_OPENAI_INVALID_OPTIONS]',
     );
     expect(refusal('https://api.example.com/v1?api-version=1')).toBe(
-      'OpenAIModelProvider: option "baseUrl" must not hold a query or a fragment, since "/chat/completions" and "/models" are appended to it, got "https://api.example.com/v1?api-version=1" [WEFT_OPENAI_INVALID_OPTIONS]',
+      'OpenAIModelProvider: option "baseUrl" must not hold a query or a fragment, since "/chat/completions" and "/models" are appended to it, got "https://api.example.com/v1" followed by a query, not shown [WEFT_OPENAI_INVALID_OPTIONS]',
     );
     expect(refusal('https://api.example.com/v1#x')).toMatch(/must not hold a query or a fragment/);
     expect(refusal('https://api.example.com/v1?')).toMatch(/must not hold a query or a fragment/);
     expect(
       new OpenAIModelProvider({ baseUrl: 'https://api.example.com/v1/', model: 'm' }).baseUrl,
     ).toBe('https://api.example.com/v1');
+  });
+
+  it('quotes a refused baseUrl without its query or fragment, which may hold a key [claim:oai-baseurl-query-hidden]', () => {
+    const refusal = (baseUrl: string): string => {
+      try {
+        new OpenAIModelProvider({ baseUrl, model: 'm' });
+      } catch (error) {
+        expect(OpenAIModelProviderError.is(error, 'WEFT_OPENAI_INVALID_OPTIONS')).toBe(true);
+        return (error as Error).message;
+      }
+      throw new Error(`${baseUrl} was accepted`);
+    };
+    // Each reason for the refusal: the query itself, a control character, not an http(s) URL.
+    expect(
+      [
+        'https://api.example.com/v1?key=s3cret',
+        'https://api.example.com/v1#key=s3cret',
+        'https://api.example.com/v1\t?key=s3cret',
+        'api.example.com/v1?key=s3cret',
+        'ftp://api.example.com/v1?key=s3cret',
+        'https://api example.com/v1?key=s3cret#more',
+        'localhost:11434/v1?user=a@b&key=s3cret',
+      ].map(refusal),
+    ).toEqual([
+      'OpenAIModelProvider: option "baseUrl" must not hold a query or a fragment, since "/chat/completions" and "/models" are appended to it, got "https://api.example.com/v1" followed by a query, not shown [WEFT_OPENAI_INVALID_OPTIONS]',
+      'OpenAIModelProvider: option "baseUrl" must not hold a query or a fragment, since "/chat/completions" and "/models" are appended to it, got "https://api.example.com/v1" followed by a fragment, not shown [WEFT_OPENAI_INVALID_OPTIONS]',
+      'OpenAIModelProvider: option "baseUrl" must not hold a control character such as a line break (the URL parser drops it silently), got "https://api.example.com/v1\\t" followed by a query, not shown [WEFT_OPENAI_INVALID_OPTIONS]',
+      'OpenAIModelProvider: option "baseUrl" must be an absolute http(s) URL, got "api.example.com/v1" followed by a query, not shown [WEFT_OPENAI_INVALID_OPTIONS]',
+      'OpenAIModelProvider: option "baseUrl" must be an absolute http(s) URL, got "ftp://api.example.com/v1" followed by a query, not shown [WEFT_OPENAI_INVALID_OPTIONS]',
+      'OpenAIModelProvider: option "baseUrl" must be an absolute http(s) URL, got "https://api example.com/v1" followed by a query, not shown [WEFT_OPENAI_INVALID_OPTIONS]',
+      'OpenAIModelProvider: option "baseUrl" must be an absolute http(s) URL, got "localhost:11434/v1" followed by a query, not shown [WEFT_OPENAI_INVALID_OPTIONS]',
+    ]);
+    // Not at all when it may hold a user name or password.
+    expect(refusal('https://user:s3cret@api.example.com/v1?key=s3cret')).toMatch(
+      /got a URL with credentials, not shown \[/,
+    );
+    expect(refusal('user:s3cret@api.example.com/v1?key=s3cret')).toMatch(
+      /got a value with "@" in it, not shown \[/,
+    );
   });
 
   it('refuses a line break in id or baseUrl, which would split the messages that quote them [claim:oai-baseurl] [claim:oai-messages]', () => {

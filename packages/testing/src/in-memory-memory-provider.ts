@@ -34,7 +34,7 @@ export class InMemoryMemoryProvider extends MemoryProvider {
    * @param options - `id`, the provider's id (default `'in-memory'`).
    * @throws {@link WeftTestingError} `WEFT_TESTING_INVALID_OPTIONS` naming the option when the
    * options are not an object, name an option it does not have, or `id` is not a non-empty
-   * string.
+   * string or is white space alone.
    * @claim tsdoc-in-memory-options
    */
   constructor(options: { id?: string } = {}) {
@@ -181,8 +181,9 @@ function checkOptions(options: unknown): void {
   for (const name of Object.keys(given)) {
     if (name !== 'id') refuse(`unknown option "${name}"; its only option is id`);
   }
-  if (given.id !== undefined && (typeof given.id !== 'string' || given.id === '')) {
-    const got = typeof given.id === 'string' ? '""' : typeof given.id;
+  // A blank id is refused too, as SqliteMemoryProvider and PostgresMemoryProvider refuse it.
+  if (given.id !== undefined && (typeof given.id !== 'string' || given.id.trim() === '')) {
+    const got = typeof given.id === 'string' ? JSON.stringify(given.id) : typeof given.id;
     refuse(`option "id" must be a non-empty string, got ${got}`);
   }
 }

@@ -796,6 +796,11 @@ describe('InMemoryMemoryProvider id', () => {
   it.each([
     [{ idd: 'scratch' }, /^InMemoryMemoryProvider: unknown option "idd"; its only option is id\./],
     [{ id: '' }, /^InMemoryMemoryProvider: option "id" must be a non-empty string, got ""\./],
+    [
+      { id: '   ' },
+      /^InMemoryMemoryProvider: option "id" must be a non-empty string, got " {3}"\./,
+    ],
+    [{ id: '\n' }, /^InMemoryMemoryProvider: option "id" must be a non-empty string, got "\\n"\./],
     [{ id: 7 }, /^InMemoryMemoryProvider: option "id" must be a non-empty string, got number\./],
     [null, /^InMemoryMemoryProvider: options must be an object .*, got null\./],
   ])(
