@@ -3,10 +3,11 @@
  * read: the configuration check and the runtime run with the browser platform module in place of
  * the Node one, as the `browser` condition of `#platform` picks it for a page.
  */
-import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
+import { DiscardingMemoryProvider } from '@weft-internal/test-support/discarding-memory';
 import { describe, expect, it, vi } from 'vitest';
 import { checkConfigShape, type RuntimeConfig } from '../src/runtime/config.js';
 import { Runtime } from '../src/runtime/runtime.js';
+import { TestModelProvider } from './fixtures.js';
 
 vi.mock('../src/platform/node.js', () => import('../src/platform/browser.js'));
 
@@ -43,8 +44,12 @@ describe('options only Node.js has, in a browser', () => {
     vi.stubEnv('WEFT_LOG_LEVEL', 'debug');
     try {
       const runtime = await Runtime.init({
-        models: [new ScriptedModelProvider()],
-        memory: new InMemoryMemoryProvider(),
+        models: [
+          new TestModelProvider('model', {
+            capabilities: [{ id: 'text-generation', run: () => Promise.resolve({ text: '' }) }],
+          }),
+        ],
+        memory: new DiscardingMemoryProvider(),
         plugins: [],
       });
       expect(runtime.logger.level).toBe('info');

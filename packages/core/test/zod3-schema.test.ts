@@ -13,7 +13,7 @@ import {
   Runtime,
   type CapabilityDescriptor,
 } from '@weft/core';
-import { InMemoryMemoryProvider } from '@weft/testing';
+import { DiscardingMemoryProvider } from '@weft-internal/test-support/discarding-memory';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { z as z3 } from 'zod3';
@@ -100,7 +100,7 @@ describe('zod 3 schemas', () => {
             descriptors: [handWritten],
           }),
         ],
-        memory: new InMemoryMemoryProvider(),
+        memory: new DiscardingMemoryProvider(),
         plugins: [],
         options: { logger: silentLogger },
       }),
