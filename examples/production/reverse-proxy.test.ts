@@ -11,7 +11,7 @@ import {
   type Server,
 } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Runtime } from '@weft/core';
@@ -166,4 +166,60 @@ describe('behind a reverse proxy that passes Host on', () => {
       rmSync(directory, { recursive: true, force: true });
     }
   });
+  it("refuses a probe without Host, 403 over HTTP/1.0 and 400 over HTTP/1.1, and takes one that names the agent's address [claim:prod-probe-host]", async () => {
+    const model = await startFakeChatServer();
+    const directory = mkdtempSync(join(tmpdir(), 'weft-probe-host-'));
+    try {
+      const runtime = await startService(
+        {
+          CHAT_BASE_URL: model.baseUrl,
+          CHAT_DB: join(directory, 'chat.db'),
+          CHAT_PORT: '0',
+          CHAT_API_TOKEN: 'a'.repeat(64),
+        },
+        logger,
+      );
+      runtimes.push(runtime);
+      const { port } = new URL(runtime.server.url as string);
+      const probe = async (head: string) => {
+        const answer = await rawRequest(Number(port), head);
+        return {
+          status: Number(/^HTTP\/1\.\d (\d{3})/.exec(answer)?.[1]),
+          code: /"code":"(\w+)"/.exec(answer)?.[1],
+        };
+      };
+      // HAProxy's `option httpchk` without a Host header of its own.
+      expect(await probe('OPTIONS / HTTP/1.0\r\n\r\n')).toEqual({
+        status: 403,
+        code: 'WEFT_HOST_NOT_ALLOWED',
+      });
+      expect(await probe('GET /healthz HTTP/1.0\r\n\r\n')).toEqual({
+        status: 403,
+        code: 'WEFT_HOST_NOT_ALLOWED',
+      });
+      expect(
+        await probe('GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n'),
+      ).toEqual({ status: 400, code: 'WEFT_BAD_REQUEST' });
+      expect(
+        await probe(`GET /healthz HTTP/1.0\r\nHost: 10.0.0.7:${port}\r\n\r\n`),
+      ).toEqual({ status: 200, code: undefined });
+    } finally {
+      for (const runtime of runtimes.splice(0)) await runtime.stop();
+      await model.close();
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
 });
+
+/** Sends `head` as it is on a new connection and reads the answer until the server closes it. */
+function rawRequest(port: number, head: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(head));
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.on('end', () => resolve(answer));
+    socket.on('error', reject);
+    socket.setTimeout(10_000, () => socket.destroy(new Error('no answer')));
+  });
+}
