@@ -11,7 +11,7 @@ import {
   type Server,
 } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Runtime } from '@weft/core';
@@ -26,8 +26,15 @@ import { startService } from './service.js';
 const logger = pino({ level: 'silent' });
 const PUBLIC_HOST = 'agent.example.com';
 
-/** A reverse proxy to `upstream` that passes the client's `Host` on unchanged. */
-async function hostPreservingProxy(upstream: URL): Promise<Server> {
+/**
+ * A reverse proxy to `upstream` that passes the client's `Host` on unchanged, or, given
+ * `upstreamHost`, sends that instead, as nginx's default `Host $proxy_host` sends the address of
+ * its `proxy_pass` (the connection still goes to `upstream`, where that name would resolve).
+ */
+async function hostPreservingProxy(
+  upstream: URL,
+  upstreamHost?: string,
+): Promise<Server> {
   const proxy = createServer((incoming, outgoing) => {
     const forwarded = httpRequest(
       {
@@ -35,7 +42,9 @@ async function hostPreservingProxy(upstream: URL): Promise<Server> {
         port: upstream.port,
         method: incoming.method,
         path: incoming.url,
-        headers: incoming.headers,
+        headers: upstreamHost
+          ? { ...incoming.headers, host: upstreamHost }
+          : incoming.headers,
         timeout: 5_000,
       },
       (answer) => {
@@ -97,7 +106,10 @@ describe('behind a reverse proxy that passes Host on', () => {
     for (const runtime of runtimes.splice(0)) await runtime.stop();
   });
 
-  async function agentBehindProxy(allowedHosts?: string[]): Promise<Server> {
+  async function agentBehindProxy(
+    allowedHosts?: string[],
+    upstreamHost?: (port: string) => string,
+  ): Promise<Server> {
     const runtime = await Runtime.init({
       models: [new ScriptedModelProvider()],
       memory: new InMemoryMemoryProvider(),
@@ -112,12 +124,32 @@ describe('behind a reverse proxy that passes Host on', () => {
     await runtime.start();
     // The loopback default: the proxy is the only way in.
     expect(runtime.server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const upstream = new URL(runtime.server.url as string);
     const proxy = await hostPreservingProxy(
-      new URL(runtime.server.url as string),
+      upstream,
+      upstreamHost?.(upstream.port),
     );
     proxies.push(proxy);
     return proxy;
   }
+
+  it("refuses the upstream's name that a proxy sends as Host, nginx's default, until allowedHosts lists it, and takes an upstream's IP address unlisted [claim:prod-allowed-hosts-upstream-name]", async () => {
+    const named = await agentBehindProxy(undefined, (port) => `agent:${port}`);
+    const refused = await getThrough(named, '/healthz');
+    expect(refused.status).toBe(403);
+    expect(JSON.parse(refused.body)).toMatchObject({
+      error: { code: 'WEFT_HOST_NOT_ALLOWED' },
+    });
+
+    const listed = await agentBehindProxy(['agent'], (port) => `agent:${port}`);
+    expect((await getThrough(listed, '/healthz')).status).toBe(200);
+
+    const byAddress = await agentBehindProxy(
+      undefined,
+      (port) => `10.0.0.7:${port}`,
+    );
+    expect((await getThrough(byAddress, '/healthz')).status).toBe(200);
+  });
 
   it('refuses every forwarded request with 403 WEFT_HOST_NOT_ALLOWED on the loopback until allowedHosts lists the public name [claim:prod-allowed-hosts-behind-proxy] [claim:prod-allowed-hosts-403] [claim:errors-host-not-allowed-section]', async () => {
     const unlisted = await agentBehindProxy();
@@ -166,4 +198,60 @@ describe('behind a reverse proxy that passes Host on', () => {
       rmSync(directory, { recursive: true, force: true });
     }
   });
+  it("refuses a probe without Host, 403 over HTTP/1.0 and 400 over HTTP/1.1, and takes one that names the agent's address [claim:prod-probe-host]", async () => {
+    const model = await startFakeChatServer();
+    const directory = mkdtempSync(join(tmpdir(), 'weft-probe-host-'));
+    try {
+      const runtime = await startService(
+        {
+          CHAT_BASE_URL: model.baseUrl,
+          CHAT_DB: join(directory, 'chat.db'),
+          CHAT_PORT: '0',
+          CHAT_API_TOKEN: 'a'.repeat(64),
+        },
+        logger,
+      );
+      runtimes.push(runtime);
+      const { port } = new URL(runtime.server.url as string);
+      const probe = async (head: string) => {
+        const answer = await rawRequest(Number(port), head);
+        return {
+          status: Number(/^HTTP\/1\.\d (\d{3})/.exec(answer)?.[1]),
+          code: /"code":"(\w+)"/.exec(answer)?.[1],
+        };
+      };
+      // HAProxy's `option httpchk` without a Host header of its own.
+      expect(await probe('OPTIONS / HTTP/1.0\r\n\r\n')).toEqual({
+        status: 403,
+        code: 'WEFT_HOST_NOT_ALLOWED',
+      });
+      expect(await probe('GET /healthz HTTP/1.0\r\n\r\n')).toEqual({
+        status: 403,
+        code: 'WEFT_HOST_NOT_ALLOWED',
+      });
+      expect(
+        await probe('GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n'),
+      ).toEqual({ status: 400, code: 'WEFT_BAD_REQUEST' });
+      expect(
+        await probe(`GET /healthz HTTP/1.0\r\nHost: 10.0.0.7:${port}\r\n\r\n`),
+      ).toEqual({ status: 200, code: undefined });
+    } finally {
+      for (const runtime of runtimes.splice(0)) await runtime.stop();
+      await model.close();
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
 });
+
+/** Sends `head` as it is on a new connection and reads the answer until the server closes it. */
+function rawRequest(port: number, head: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(head));
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.on('end', () => resolve(answer));
+    socket.on('error', reject);
+    socket.setTimeout(10_000, () => socket.destroy(new Error('no answer')));
+  });
+}

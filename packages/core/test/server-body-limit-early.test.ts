@@ -168,4 +168,24 @@ describe('ServerManager and a JSON body over bodyLimit that is still arriving', 
     expect(Date.now() - started).toBeLessThan(REQUEST_TIMEOUT_MS / 2);
     expect(ran).toEqual([]);
   });
+  it('refuses a gzip body at once when its Content-Length is over twice the limit, and waits for one of exactly twice [claim:prod-body-limit-early]', async () => {
+    const { port, ran } = await serve();
+    const head = (length: number): string =>
+      `POST /probe HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: ${length}\r\n\r\n`;
+    // 1 byte over twice the 1 KB limit, and no byte of the body sent: 413 at once.
+    const over = await sendUnfinished(port, head(2 * 1024 + 1), '');
+    expect(over.received).toMatch(/^HTTP\/1\.1 413 /);
+    expect(over.elapsedMs).toBeLessThan(REQUEST_TIMEOUT_MS / 2);
+    // Exactly twice the limit: the body may still inflate to less, so nothing is answered yet.
+    const socket = connect(port, '127.0.0.1');
+    let received = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => (received += chunk));
+    socket.on('error', () => {});
+    socket.write(head(2 * 1024));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(received).toBe('');
+    socket.destroy();
+    expect(ran).toEqual([]);
+  });
 });

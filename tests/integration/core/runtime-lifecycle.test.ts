@@ -1854,14 +1854,28 @@ describe('Runtime signal handling', () => {
 
   it('registers SIGINT and SIGTERM listeners with handleSignals once start() has finished, and removes them at stop [claim:trig-signals] [claim:gs-signals] [claim:prod-handle-signals] [claim:tsdoc-node-stop-signal-remove] [claim:prod-signals-after-start] [claim:tsdoc-options-handle-signals-after-start]', async () => {
     let duringStart: number[] = [];
+    let duringStartTrigger: number[] = [];
     const { runtime } = await makeRuntime({
-      plugins: [new TestPlugin('late', { init: () => void (duringStart = counts()) })],
+      plugins: [
+        new TestPlugin('late', { init: () => void (duringStart = counts()) }),
+        // A start trigger starts last of all, once the plugins and the HTTP server have started.
+        echoPlugin({
+          triggers: [
+            {
+              type: 'start',
+              id: 'last',
+              start: () => void (duringStartTrigger = counts()),
+            },
+          ],
+        }),
+      ],
       options: { handleSignals: true },
     });
     const before = counts();
     await runtime.start();
     // While the plugins start, a signal still meets Node's default, which ends the process.
     expect(duringStart).toEqual(before);
+    expect(duringStartTrigger).toEqual(before);
     expect(counts()).toEqual([before[0]! + 1, before[1]! + 1]);
     await runtime.stop();
     expect(counts()).toEqual(before);
