@@ -897,6 +897,27 @@ describe('PromptRegistry with function templates', () => {
     expect(await prompts.render('chat/own', {})).toHaveLength(12_000_000);
   });
 
+  it('fails a liquid render whose last step alone runs past one second, which liquidjs checks only between steps [claim:liq-render-limits] [claim:liq-render-limits-step]', async () => {
+    const prompts = new PromptRegistry();
+    prompts.register('chat', 'last', 'Result: {{ data.value }}');
+    // An own getter stands in for one slow step, such as `sort` over a list of millions of items:
+    // it busy-waits twice the limit, so the render cannot end within it however loaded the machine.
+    const data = {};
+    Object.defineProperty(data, 'value', {
+      enumerable: true,
+      get() {
+        const until = performance.now() + 2 * LIQUID_RENDER_LIMIT_MS;
+        while (performance.now() < until) {
+          // Busy-wait: the step holds the process as a slow filter would.
+        }
+        return 'done';
+      },
+    });
+    const error = await errorOf(prompts.render('chat/last', { data }));
+    expect(error.code).toBe('WEFT_TEMPLATE_RENDER_FAILED');
+    expect(error.message).toContain('template render limit exceeded');
+  });
+
   it('names a declared variable called __proto__ when it was not passed, and hands it over when it was [claim:liq-function-strict]', async () => {
     const render = vi.fn((variables: Record<string, unknown>) =>
       String(Object.getOwnPropertyDescriptor(variables, '__proto__')?.value),

@@ -2,7 +2,7 @@ import { readTemplateFiles } from '#platform';
 import type { Liquid } from 'liquidjs';
 import { describeError, WeftError } from '../errors/weft-error.js';
 import { coreTemplates } from './core-templates.js';
-import { loadedLiquid, loadLiquid } from './liquid-engine.js';
+import { LIQUID_RENDER_LIMIT_MS, loadedLiquid, loadLiquid } from './liquid-engine.js';
 import type { PromptTemplate } from './prompt-template.js';
 
 /** A compiled prompt template. Obtain one with {@link PromptRegistry.get}. */
@@ -296,5 +296,14 @@ function liquidRender(engine: Liquid, fullName: string, source: string): Render 
       { cause: error },
     );
   }
-  return (variables) => engine.renderSync(parsed, variables) as string;
+  return (variables) => {
+    const started = performance.now();
+    const text = engine.renderSync(parsed, variables) as string;
+    // liquidjs checks the time before each step, so a last step that runs long (a filter such
+    // as `sort` over a list of millions of items passed in) would end past the limit unnoticed.
+    if (performance.now() - started > LIQUID_RENDER_LIMIT_MS) {
+      throw new Error(`template render limit exceeded after its last step`);
+    }
+    return text;
+  };
 }
