@@ -208,6 +208,60 @@ describe('MAX_MEMORY_JSON_LENGTH', () => {
     expect(patched.code).toBe('WEFT_MEMORY_INVALID');
     expect(patched.message).toMatch(/the new "content" of memory "m-1" is \d+ characters long/);
   });
+
+  it('refuses content nested past what JSON.stringify can follow as having no JSON form, at a depth that shrinks when the caller is deep in the stack [claim:mpo-max-json-depth]', () => {
+    const nested = (depth: number): unknown => {
+      let value: unknown = 1;
+      for (let level = 0; level < depth; level += 1) value = { a: value };
+      return value;
+    };
+    const accepts = (depth: number): boolean => {
+      try {
+        checkNewMemory({ space: 's', kind: 'k', content: nested(depth) }, OWNER);
+        return true;
+      } catch (error) {
+        if (WeftError.is(error, 'WEFT_MEMORY_INVALID')) return false;
+        throw error;
+      }
+    };
+    // A thousand levels are stored, as content and as metadata.
+    expect(accepts(1000)).toBe(true);
+    expect(
+      checkNewMemory({ space: 's', kind: 'k', content: 1, metadata: { a: nested(1000) } }, OWNER)
+        .metadata,
+    ).toMatch(/^\{"a":\{"a":/);
+    // Far past any stack: refused with the shared code, as content with no JSON form.
+    const deep = refusal(() =>
+      checkNewMemory({ space: 's', kind: 'k', content: nested(100_000) }, OWNER),
+    );
+    expect(deep.code).toBe('WEFT_MEMORY_INVALID');
+    expect(deep.message).toContain(
+      'the "content" of a memory of kind "k" in space "s" has no JSON form',
+    );
+    const deepMetadata = refusal(() =>
+      checkNewMemory(
+        { space: 's', kind: 'k', content: 1, metadata: { a: nested(100_000) } },
+        OWNER,
+      ),
+    );
+    expect(deepMetadata.message).toContain('the "metadata" of a memory');
+    // The deepest accepted here, found by bisection, and the same from 3,000 frames deeper.
+    const deepest = (): number => {
+      let low = 1000;
+      let high = 100_000;
+      while (low < high) {
+        const middle = Math.ceil((low + high) / 2);
+        if (accepts(middle)) low = middle;
+        else high = middle - 1;
+      }
+      return low;
+    };
+    const fromDeeper = (frames: number): number =>
+      frames === 0 ? deepest() : fromDeeper(frames - 1) + 0;
+    const here = deepest();
+    expect(here).toBeGreaterThan(1000);
+    expect(fromDeeper(3000)).toBeLessThan(here - 100);
+  });
 });
 
 describe('the length of a memory key', () => {

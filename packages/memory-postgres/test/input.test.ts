@@ -35,6 +35,34 @@ describe('PostgresMemoryProvider: after shutdown()', () => {
 });
 
 describe('PostgresMemoryProvider: hostile input', () => {
+  it('refuses content and metadata nested past what JSON.stringify can follow with WEFT_MEMORY_INVALID, sending nothing, and stores a thousand levels [claim:pg-json-depth]', async () => {
+    const memory = await db.open();
+    const nested = (depth: number): Record<string, unknown> => {
+      let value: Record<string, unknown> = { leaf: true };
+      for (let level = 0; level < depth; level += 1) value = { a: value };
+      return value;
+    };
+    const deep = nested(100_000);
+    for (const input of [
+      { ...note, content: deep },
+      { ...note, metadata: deep },
+    ]) {
+      await expect(memory.store(input)).rejects.toMatchObject({
+        code: 'WEFT_MEMORY_INVALID',
+        message: expect.stringMatching(/has no JSON form/),
+      });
+    }
+    const stored = await memory.store(note);
+    await expect(memory.update(stored.id, { content: deep })).rejects.toMatchObject({
+      code: 'WEFT_MEMORY_INVALID',
+    });
+    expect((await memory.query({})).map((m) => m.content)).toEqual(['ok']);
+    const thousand = await memory.store({ ...note, content: nested(1000) });
+    const [read] = await memory.query({ limit: 1 });
+    expect(read?.id).toBe(thousand.id);
+    expect(read?.content).toEqual(nested(1000));
+  });
+
   it('refuses text PostgreSQL cannot hold with WEFT_MEMORY_INVALID, naming the field, and writes nothing [claim:mpo-unstorable] [claim:mpo-pg-refused-text] [claim:pg-refused-text] [claim:pg-surrogate] [claim:pg-memory-invalid] [claim:tsdoc-postgres-store-invalid]', async () => {
     const memory = await db.open();
     const bad: [string, Parameters<typeof memory.store>[0], RegExp][] = [
