@@ -687,6 +687,27 @@ describe('bulkhead slots and deadlines', () => {
     );
     expect(tasks.map((task) => task.status)).toEqual(['completed', 'completed', 'completed']);
   });
+
+  it('gives each dependency a default limit of 1 with a single worker: a call a timed-out task left running keeps the only slot [claim:prod-bulkhead-one]', async () => {
+    // The first task times out at 2 s; its hung call keeps its slot for up to 2 s more. The
+    // second task then gets the worker, and its call waits 300 ms for a slot: with a limit of
+    // 1 it fails with WEFT_BULKHEAD_FULL, long before that slot frees; with 2 it would hang
+    // until its own deadline instead.
+    const { runtime } = await weatherRuntime(recordingExecutor('forecast', never), {
+      shutdown: 'cancel',
+      taskTimeoutMs: 2_000,
+      scheduler: { concurrency: 1 },
+      bulkhead: { maxWaitMs: 300 },
+    });
+    const [timedOut, waiting] = dispatchAll(runtime, 2, 'forecast');
+    expect((await timedOut!).status).toBe('failed');
+    const task = await waiting!;
+    expect(task.status).toBe('failed');
+    const failure = task.chain.find((item) => item.type === 'error');
+    expect(failure).toMatchObject({ pluginId: 'weather', action: 'forecast' });
+    expect(failure?.error).toContain('[WEFT_BULKHEAD_FULL]');
+    expect(failure?.error).toContain('plugin:weather already has 1 calls running');
+  });
 });
 
 describe('bulkhead options', () => {
