@@ -298,6 +298,50 @@ describe('ModelManager.call', () => {
     expect(calls).toHaveLength(2);
   });
 
+  it('passes on as it is the error of a refinement that throws, without calling the provider for an input [claim:cap-schema-throws]', async () => {
+    const down = new Error('look-up service down');
+    const answerDown = new Error('answer check down');
+    const lookUp = defineCapability({
+      id: 'look-up',
+      description: 'Checks its input and its answer with a look-up.',
+      input: z.object({
+        to: z.string().refine(async (to) => {
+          if (to === 'unreachable') throw down;
+          return true;
+        }),
+      }),
+      output: z.object({
+        text: z.string().refine(async (text) => {
+          if (text === 'unchecked') throw answerDown;
+          return true;
+        }),
+      }),
+    });
+    const calls: unknown[] = [];
+    const models = manager(
+      [
+        new TestModelProvider('looker', {
+          capabilities: [
+            {
+              id: 'look-up',
+              run: async (input) => {
+                calls.push(input);
+                return { text: (input as { to: string }).to === 'fr' ? 'unchecked' : 'ok' };
+              },
+            },
+          ],
+        }),
+      ],
+      (registry) => registry.register(lookUp),
+    );
+    // The input's look-up throws: its error as it is, no code added, and no provider call.
+    await expect(models.callDynamic('look-up', { to: 'unreachable' })).rejects.toBe(down);
+    expect(calls).toEqual([]);
+    // The answer's look-up throws: its error as it is too.
+    await expect(models.callDynamic('look-up', { to: 'fr' })).rejects.toBe(answerDown);
+    expect(calls).toEqual([{ to: 'fr' }]);
+  });
+
   it('wraps a provider failure, naming the provider and keeping the cause [claim:mpo-id-selects] [claim:cap-provider-failed-code] [claim:cap-provider-failed-message] [claim:cap-provider-throws]', async () => {
     const cause = new Error('HTTP 429 Too Many Requests');
     const failing: ModelCapability = {
