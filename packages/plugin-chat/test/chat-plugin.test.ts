@@ -159,6 +159,11 @@ describe('parseChatRequest', () => {
     [{ room: 42, user: 'ada', message: 'hi' }, /"room" must be a string/],
     [{ room: '42', user: 'ada lovelace', message: 'hi' }, /"user" must be a user id/],
     [{ room: '42', user: '', message: 'hi' }, /"user" must not be empty/],
+    // An id starts with a letter or digit: '_', '-', '.' and ':' only follow one.
+    [{ room: '_42', user: 'ada', message: 'hi' }, /"room" must be a room id/],
+    [{ room: '42', user: '-ada', message: 'hi' }, /"user" must be a user id/],
+    [{ room: '.42', user: 'ada', message: 'hi' }, /"room" must be a room id/],
+    [{ room: '42', user: ':ada', message: 'hi' }, /"user" must be a user id/],
     [{ room: '42', user: 'ada', message: '   ' }, /"message" must not be empty/],
     [{ room: '42', user: 'ada', message: 'x'.repeat(8001) }, /"message" must be at most 8000/],
     [{ room: 'r', user: 'u', message: ['hi'] }, /"message" must be a string/],
