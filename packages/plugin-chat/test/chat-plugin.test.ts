@@ -438,6 +438,20 @@ describe('ChatPlugin', () => {
     }
   });
 
+  it('counts the 300 in UTF-16 code units, never splitting an emoji: a message of 200 emoji shows its first 149 [claim:chat-reply-history-entry-cut]', async () => {
+    const emoji = '\u{1F600}';
+    const { runtime, model } = await boot([PLAN, 'ok', PLAN, 'Short.']);
+    for (const message of [emoji.repeat(200), 'And now?']) {
+      expect((await post(runtime, { room: '42', user: 'ada', message })).status).toBe(200);
+    }
+    const plan = model.requests[2]?.at(-1)?.content ?? '';
+    const reply = model.requests[3]?.at(-1)?.content ?? '';
+    for (const prompt of [plan, reply]) {
+      expect(prompt).toContain(`chat/message: ${emoji.repeat(149)}…`);
+      expect(prompt).not.toContain(emoji.repeat(150));
+    }
+  });
+
   it('writes the reply when the store cannot be read, saying the earlier messages are missing and logging an errorId [claim:httpchat-reply-history-unavailable] [claim:chat-reply-history-unavailable] [claim:tsdoc-chat-reply-history-unavailable] [claim:obs-chat-history-unavailable] [claim:obs-chat-ws-logger]', async () => {
     class UnreadableStore extends InMemoryMemoryProvider {
       override async query(): Promise<Memory[]> {
