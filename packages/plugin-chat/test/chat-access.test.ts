@@ -310,6 +310,29 @@ describe('ChatPlugin: who the sender is', () => {
     expect(logs.some((line) => String(line.error).includes('10.0.0.7'))).toBe(true);
   });
 
+  it('refuses an answer that is neither true nor { user } with 401 even with trustClientUser, never taking the body’s user [claim:chat-401]', async () => {
+    // With trustClientUser on, an answer taken for "no user named" would run as the body's user.
+    const answers: Record<string, unknown> = {
+      empty: {},
+      number: { user: 42 },
+      text: 'ada',
+      nothing: null,
+      one: 1,
+      forgot: undefined,
+    };
+    const { url, model } = await boot({
+      trustClientUser: true,
+      authenticate: (request) =>
+        answers[request.headers.authorization?.replace(/^Bearer /, '') ?? ''] as boolean,
+    });
+    for (const token of Object.keys(answers)) {
+      const answer = await post(url, { room: 'r', user: 'ada', message: 'hi' }, token);
+      expect(answer.status, token).toBe(401);
+      expect(answer.json.error.code, token).toBe('WEFT_CHAT_UNAUTHORIZED');
+    }
+    expect(model.requests).toHaveLength(0);
+  });
+
   it('with trustClientUser and no authenticate, eve never sees ada’s words in the same room [claim:httpchat-room-history] [claim:httpchat-trust-client-user] [claim:httpchat-private-default] [claim:chat-spaces] [claim:chat-trusts] [claim:tsdoc-chat-room-history-default] [claim:tsdoc-chat-user-from-auth]', async () => {
     const { url, plans } = await boot({ trustClientUser: true });
     await post(url, { room: 'room-x', user: 'ada', message: PIN });

@@ -159,6 +159,11 @@ describe('parseChatRequest', () => {
     [{ room: 42, user: 'ada', message: 'hi' }, /"room" must be a string/],
     [{ room: '42', user: 'ada lovelace', message: 'hi' }, /"user" must be a user id/],
     [{ room: '42', user: '', message: 'hi' }, /"user" must not be empty/],
+    // An id starts with a letter or digit: '_', '-', '.' and ':' only follow one.
+    [{ room: '_42', user: 'ada', message: 'hi' }, /"room" must be a room id/],
+    [{ room: '42', user: '-ada', message: 'hi' }, /"user" must be a user id/],
+    [{ room: '.42', user: 'ada', message: 'hi' }, /"room" must be a room id/],
+    [{ room: '42', user: ':ada', message: 'hi' }, /"user" must be a user id/],
     [{ room: '42', user: 'ada', message: '   ' }, /"message" must not be empty/],
     [{ room: '42', user: 'ada', message: 'x'.repeat(8001) }, /"message" must be at most 8000/],
     [{ room: 'r', user: 'u', message: ['hi'] }, /"message" must be a string/],
@@ -430,6 +435,20 @@ describe('ChatPlugin', () => {
       const outcome = `chat/reply returned {"text":"`;
       expect(prompt).toContain(`${outcome}${'R'.repeat(299 - outcome.length)}…`);
       expect(prompt).not.toContain('R'.repeat(300 - outcome.length));
+    }
+  });
+
+  it('counts the 300 in UTF-16 code units, never splitting an emoji: a message of 200 emoji shows its first 149 [claim:chat-reply-history-entry-cut]', async () => {
+    const emoji = '\u{1F600}';
+    const { runtime, model } = await boot([PLAN, 'ok', PLAN, 'Short.']);
+    for (const message of [emoji.repeat(200), 'And now?']) {
+      expect((await post(runtime, { room: '42', user: 'ada', message })).status).toBe(200);
+    }
+    const plan = model.requests[2]?.at(-1)?.content ?? '';
+    const reply = model.requests[3]?.at(-1)?.content ?? '';
+    for (const prompt of [plan, reply]) {
+      expect(prompt).toContain(`chat/message: ${emoji.repeat(149)}…`);
+      expect(prompt).not.toContain(emoji.repeat(150));
     }
   });
 
