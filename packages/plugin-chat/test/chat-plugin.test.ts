@@ -438,7 +438,7 @@ describe('ChatPlugin', () => {
     }
   });
 
-  it('counts the 300 in UTF-16 code units, never splitting an emoji: a message of 200 emoji shows its first 149 [claim:chat-reply-history-entry-cut]', async () => {
+  it('counts the 300 in UTF-16 code units, never splitting an emoji: a message of 200 emoji shows its first 149 [claim:chat-reply-history-entry-cut] [claim:httpchat-reply-history-entry-cut] [claim:sp-entry-field-cuts]', async () => {
     const emoji = '\u{1F600}';
     const { runtime, model } = await boot([PLAN, 'ok', PLAN, 'Short.']);
     for (const message of [emoji.repeat(200), 'And now?']) {
