@@ -1461,10 +1461,13 @@ describe('ServerManager', () => {
   describe('timeouts and stop()', () => {
     const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     /** Answers 200 ms after its request arrives: a request still open when a stop begins. */
+    /** How many requests the quick route has begun to handle. */
+    let quickStarted = 0;
     const quickRoute = route({
       method: 'GET',
       path: '/quick',
       handler: async (_request, response) => {
+        quickStarted += 1;
         await wait(200);
         response.json({ finished: true });
       },
@@ -1502,6 +1505,7 @@ describe('ServerManager', () => {
             method: 'GET',
             path: '/slow',
             handler: async (_request, response) => {
+              slowStarted = true;
               await wait(6_000);
               if (!response.headersSent) response.json({ finished: true });
             },
@@ -1509,6 +1513,8 @@ describe('ServerManager', () => {
         ],
         { stopGraceMs: 2_000 },
       );
+      let slowStarted = false;
+      const quickBefore = quickStarted;
       /** Sends a GET on a connection of its own; resolves with the status line, or '' if none came. */
       const get = (path: string) =>
         new Promise<string>((resolve) => {
@@ -1521,7 +1527,10 @@ describe('ServerManager', () => {
         });
       const quick = get('/quick');
       const slow = get('/slow');
-      await wait(50);
+      // Both requests open, their handlers running, before the stop begins: on a loaded machine a
+      // request still on its way when stop() closes idle connections would get no answer at all.
+      const openBy = Date.now() + 10_000;
+      while ((quickStarted === quickBefore || !slowStarted) && Date.now() < openBy) await wait(5);
       const started = performance.now();
       await server.stop();
       const elapsed = performance.now() - started;

@@ -40,7 +40,12 @@ export async function generateBundle(
     await run(
       process.execPath,
       [
-        await compiledScript(join(PACKAGE_DIR, 'scripts', 'generate-data.ts')),
+        // Through tsx: the generator imports the packages' error registries from their sources
+        // at run time, which a compiled module cannot load.
+        '--conditions=weft-source',
+        '--import',
+        'tsx',
+        join(PACKAGE_DIR, 'scripts', 'generate-data.ts'),
         '--out',
         out,
         ...(siteBuild === undefined ? [] : ['--site-build', siteBuild]),

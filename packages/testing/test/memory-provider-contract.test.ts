@@ -641,7 +641,9 @@ describe('the contract and INVALID_MEMORY_INPUTS', () => {
         `${first.name} was accepted; it must be rejected with a WeftError of code ${first.code}`,
       );
     }
-  });
+    // The whole contract runs once per input: 2 s on a quiet machine, past 20 s once on a CI
+    // machine running five other jobs beside it.
+  }, 90_000);
 });
 
 describe('what the contract cannot see', () => {
