@@ -2,6 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  type AgentTask,
   type Executor,
   type ModelRequestConfig,
   type Runtime,
@@ -942,7 +943,10 @@ describe('stop() with tasks that ignore their signal', () => {
     // Like every line about a task, it gives the task's space beside its id.
     expect(abandoned).toMatchObject({ taskIds: [done.id], spaces: ['a'], graceMs: 2_000 });
     expect(done.status).toBe('cancelled');
-    // The plugin was shut down while the abandoned task was still storing its chain.
+    // The plugin was shut down while the abandoned task was still storing its chain, which the
+    // store finishes on its own, after the task has ended.
+    expect(events).toEqual(['plugin shut down']);
+    await waitFor(() => events.length === 2);
     expect(events).toEqual(['plugin shut down', 'chain stored']);
   });
 
@@ -976,6 +980,60 @@ describe('stop() with tasks that ignore their signal', () => {
     expect(abandoned).toMatchObject({ taskIds: [done.id] });
     // Its steps had all run before the stop: the cancellation did not change how it ended.
     expect(done.status).toBe('completed');
+  });
+
+  it('settles the dispatch of a task it abandons before stop() resolves, cancelled and not recorded, though the chain store never answers [claim:task-cancel-abandoned-dispatch-settles] [claim:prod-abandoned-dispatch-resolves] [claim:obs-tasks-abandoned]', async () => {
+    const { logger, lines } = capturingLogger();
+    const memory = new InMemoryMemoryProvider();
+    const store = memory.store.bind(memory);
+    memory.store = (input) =>
+      input.kind === 'chain' ? new Promise(() => undefined) : store(input);
+    const hangs = recordingExecutor('hang', () => new Promise(() => undefined));
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('tools', { executors: [hangs] })],
+      memory,
+      responses: planner(['tools', 'hang']),
+      options: { shutdown: 'cancel', logger },
+    });
+    let outcome: AgentTask | 'pending' = 'pending';
+    const task = runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 'a' });
+    void task.then((done) => (outcome = done));
+    await waitFor(() => hangs.calls.length > 0);
+    await runtime.stop();
+    expect(outcome).toMatchObject({ status: 'cancelled', recorded: { chain: false } });
+    expect(lines.map((line) => line.msg)).toContain(
+      'tasks did not end after cancellation; abandoning them',
+    );
+    // The runner stopped waiting with the stop, not at its own 10 s limit for the chain.
+    expect(lines.map((line) => line.msg)).not.toContain('storing the chain memory timed out');
+  });
+
+  it('settles, with its own status, the dispatch of a finished task a timed-out drain abandons while it stores its chain, and leaves it unfinished with the coordinator [claim:task-cancel-abandoned-dispatch-settles] [claim:task-cancel-storing-abandoned]', async () => {
+    const { coordinator, released } = losingCoordinator();
+    const storing = deferred();
+    const memory = new InMemoryMemoryProvider();
+    const store = memory.store.bind(memory);
+    memory.store = (input) => {
+      if (input.kind !== 'chain') return store(input);
+      storing.resolve();
+      return new Promise(() => undefined);
+    };
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('tools', { executors: [recordingExecutor('reply')] })],
+      memory,
+      responses: planner(['tools', 'reply']),
+      coordinator,
+      options: { shutdownTimeoutMs: 200 },
+    });
+    let outcome: AgentTask | 'pending' = 'pending';
+    const task = runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 'a' });
+    void task.then((done) => (outcome = done));
+    await storing.promise;
+    await runtime.stop();
+    expect(outcome).toMatchObject({ status: 'completed', recorded: { chain: false } });
+    // Its chain may never be stored: another instance runs it again.
+    await waitFor(() => released.length > 0);
+    expect(released).toEqual(['a#1 abandoned']);
   });
 
   it('waits for the coordinator to release a finished task’s space: a slow release logs the drain timeout and the abandoned line with no task [claim:obs-drain-waits-release] [claim:obs-abandon-release]', async () => {

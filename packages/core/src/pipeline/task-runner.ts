@@ -101,9 +101,16 @@ export class TaskRunner {
    * @param runtimeSignal - Aborted when the runtime cancels its tasks.
    * @param lease - The task's worker lease from the scheduler: waits on a full bulkhead give
    * the worker back through it.
+   * @param abandon - Aborted when a stop gives up on its cancelled tasks: the wait for the
+   * chain's write ends then, and the task is returned as it is, `recorded.chain` `false`.
    * @returns The task, with its final status.
    */
-  async run(task: AgentTask, runtimeSignal: AbortSignal, lease?: WorkerLease): Promise<AgentTask> {
+  async run(
+    task: AgentTask,
+    runtimeSignal: AbortSignal,
+    lease?: WorkerLease,
+    abandon?: AbortSignal,
+  ): Promise<AgentTask> {
     const { memory, taskTimeoutMs } = this.deps;
     const started = performance.now();
     const fields = { taskId: task.id, space: task.space.id };
@@ -187,13 +194,20 @@ export class TaskRunner {
     const chainDeadline = new AbortController();
     const chainGuard = this.guard(chainDeadline.signal, lease);
     const chainWriter = chainGuard ? memory.forTask(chainGuard) : memory;
-    const chainMemory = await settleWithin(chainWriter.recordChain(task), CHAIN_WRITE_TIMEOUT_MS);
-    task.recorded.chain = chainMemory !== undefined && chainMemory !== TIMED_OUT;
+    const chainMemory = await settleWithin(
+      untilAbandoned(chainWriter.recordChain(task), abandon),
+      CHAIN_WRITE_TIMEOUT_MS,
+    );
+    task.recorded.chain =
+      chainMemory !== undefined && chainMemory !== TIMED_OUT && chainMemory !== ABANDONED;
     if (chainMemory === TIMED_OUT) {
       logger.error({ timeoutMs: CHAIN_WRITE_TIMEOUT_MS }, 'storing the chain memory timed out');
       chainDeadline.abort(
         new Error(`the chain was not stored within ${CHAIN_WRITE_TIMEOUT_MS} ms; given up`),
       );
+    } else if (chainMemory === ABANDONED) {
+      // The stop has logged the task's id as abandoned already: this wait just ends with it.
+      chainDeadline.abort(new Error('the runtime stopped and gave up waiting for the chain'));
     }
     analytics.onTaskEnd(task, performance.now() - started);
     logger.debug({ status: task.status, steps: task.steps.length }, 'task finished');
@@ -488,6 +502,31 @@ const WEFT_CODE_AT_END = / \[(WEFT_[A-Z0-9_]+)\]$/;
 function statusOf(task: AgentTask, cancelled: boolean): AgentTask['status'] {
   if (cancelled) return 'cancelled';
   return task.chain.some((item) => item.type === 'error') ? 'failed' : 'completed';
+}
+
+const ABANDONED = Symbol('abandoned');
+
+/**
+ * Waits for `work` until `abandon` aborts, then resolves with {@link ABANDONED}, whatever the
+ * work does later (a late rejection is handled). Without a signal this is `work` itself.
+ */
+async function untilAbandoned<T>(
+  work: Promise<T>,
+  abandon: AbortSignal | undefined,
+): Promise<T | typeof ABANDONED> {
+  if (!abandon) return work;
+  work.catch(() => undefined);
+  let onAbort: (() => void) | undefined;
+  const abandoned = new Promise<typeof ABANDONED>((resolve) => {
+    onAbort = () => resolve(ABANDONED);
+    if (abandon.aborted) onAbort();
+    else abandon.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([work, abandoned]);
+  } finally {
+    if (onAbort) abandon.removeEventListener('abort', onAbort);
+  }
 }
 
 /**

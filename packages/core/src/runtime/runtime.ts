@@ -110,7 +110,13 @@ export class Runtime {
   private readonly startGivenUp = new Promise<typeof START_GIVEN_UP>((resolve) => {
     this.giveUpStart = () => resolve(START_GIVEN_UP);
   });
-  private readonly running = new Set<AgentTask>();
+  /** The tasks running now, each with its runner's promise. */
+  private readonly running = new Map<AgentTask, Promise<AgentTask>>();
+  /**
+   * Aborted when a stop gives up on cancelled tasks that have not ended: each stops waiting for
+   * its chain's write, so its `dispatch` settles before the stop resolves.
+   */
+  private readonly abandonment = new AbortController();
   /**
    * Tasks accepted but not queued yet, while the coordinator records them: they count against
    * `scheduler.maxQueueSize`, or a burst arriving during those writes would all pass its check.
@@ -300,7 +306,8 @@ export class Runtime {
    * Stops the runtime gracefully: stops accepting tasks, lets queued tasks finish (or cancels
    * them, per `options.shutdown`), closes the HTTP server, and shuts down plugins and providers
    * in reverse order. A cancelled task ends at once, even when its executor ignores the
-   * cancellation; one still storing its chain after 2 s is abandoned. Plugins and providers get
+   * cancellation; one still storing its chain after 2 s is abandoned, and its `dispatch`
+   * resolves then, with `recorded.chain` `false`. Plugins and providers get
    * 2 s together to shut down, so it resolves within `shutdownTimeoutMs` plus about 5 seconds
    * whatever they do. Calling it again returns the same promise.
    * @claim tsdoc-runtime-stop-bounded
@@ -440,17 +447,21 @@ export class Runtime {
     return this.scheduler.schedule(
       task.space.id,
       async (signal, lease) => {
-        this.running.add(task);
+        const run = this.runner.run(task, signal, lease, this.abandonment.signal);
+        this.running.set(task, run);
         try {
-          return await this.runner.run(task, signal, lease);
+          return await run;
         } finally {
           this.running.delete(task);
         }
       },
       ticket,
       // A task that settled completed or failed ran all its steps: a stop or a lost space that
-      // came while it stored its chain must not make another instance run it again.
-      (done) => done.status === 'completed' || done.status === 'failed',
+      // came while it stored its chain must not make another instance run it again. One the stop
+      // abandoned while it stored its chain is not known to be stored, and stays unfinished.
+      (done) =>
+        (done.status === 'completed' || done.status === 'failed') &&
+        !(this.abandonment.signal.aborted && !done.recorded.chain),
     );
   }
 
@@ -753,7 +764,7 @@ export class Runtime {
     }
     if (!(await withDeadline(this.scheduler.stop('cancel'), STOP_GRACE_MS))) {
       // Each task's space too, in the same order, as every line about a task gives it.
-      const abandoned = [...this.running];
+      const abandoned = [...this.running.keys()];
       this.logger.error(
         {
           taskIds: abandoned.map((task) => task.id),
@@ -762,6 +773,12 @@ export class Runtime {
         },
         'tasks did not end after cancellation; abandoning them',
       );
+      // They stop waiting for their chain's write and end as they are, so that every dispatch
+      // has settled when stop() resolves. The turn of the event loop lets each settlement reach
+      // its caller's promise.
+      this.abandonment.abort();
+      await withDeadline(Promise.allSettled(this.running.values()), STOP_GRACE_MS);
+      await new Promise((resolve) => setTimeout(resolve, 0));
     }
     if (this.serverStarted) {
       this.serverStarted = false;
