@@ -349,14 +349,20 @@ describe('Runtime start', () => {
     expect(abandoned.code).toBe('WEFT_RUNTIME_STOPPED');
     expect(abandoned.cause).toBeUndefined();
     expect(performance.now() - before).toBeLessThan(tookMs + 500);
-    // The start it held gives up when the trigger returns, and says so.
+    // The start it held gives up when the trigger returns, and says what happened: the trigger
+    // ended after the stop, which had rolled the start back already.
     release.resolve();
-    const stopped = () => lines.filter((line) => line.msg === 'runtime stopped');
-    await waitFor(() => stopped().length === 2);
+    const late = (line: Record<string, unknown>) =>
+      line.msg ===
+      'a part finished after stop() gave up on the start; shutting down what it started';
+    await waitFor(() => lines.some(late));
+    expect(lines.find(late)).toMatchObject({
+      level: 40,
+      component: 'start trigger "never-returns" of plugin "hung-start": start()',
+    });
     expect(runtime.status).toBe('stopped');
-    expect(lines.filter(rollback)).toEqual([
-      expect.objectContaining({ level: 50, code: 'WEFT_RUNTIME_STOPPED' }),
-    ]);
+    expect(lines.filter(rollback)).toEqual([]);
+    expect(lines.filter((line) => line.msg === 'runtime stopped')).toHaveLength(1);
   });
 
   it('shuts a plugin whose init returns after stop() stopped waiting down when it returns, after the providers and after stop() resolved [claim:plugin-shutdown-late-init]', async () => {
@@ -423,7 +429,7 @@ describe('Runtime start', () => {
     expect(runtime.status).toBe('stopped');
   });
 
-  it('stops what has started 2 s after a stop() that a hung plugin init holds, and that plugin once its init returns [claim:obs-start-held-at-stop] [claim:obs-rollback-on-stop] [claim:mpm-stop-grace]', async () => {
+  it('stops what has started 2 s after a stop() that a hung plugin init holds, and that plugin once its init returns, logging no rollback after the stop [claim:obs-start-held-at-stop] [claim:obs-rollback-on-stop] [claim:obs-late-part-after-stop] [claim:mpm-stop-grace]', async () => {
     const { entered, release, hold } = heldWait();
     const events: string[] = [];
     const { logger, lines } = capturingLogger();
@@ -457,15 +463,21 @@ describe('Runtime start', () => {
 
     // start() has rejected already: the stop gave up on it.
     expect((await started).code).toBe('WEFT_RUNTIME_STOPPED');
+    const stoppedAt = lines.length;
     release.resolve();
-    await waitFor(() => lines.filter((line) => line.msg === 'runtime stopped').length === 2);
+    await waitFor(() => events.includes('shutdown plugin hung-init'));
     expect(events.at(-1)).toBe('shutdown plugin hung-init');
-    expect(lines.filter((line) => line.msg === 'runtime failed to start; rolling back')).toEqual([
-      expect.objectContaining({ level: 50, code: 'WEFT_RUNTIME_STOPPED' }),
+    // Nothing after that stop says the start is rolling back, or the runtime stopped again.
+    expect(lines.slice(stoppedAt)).toEqual([
+      expect.objectContaining({
+        level: 40,
+        component: 'plugin "hung-init": init()',
+        msg: 'a part finished after stop() gave up on the start; shutting down what it started',
+      }),
     ]);
   });
 
-  it("rejects a start held past stop() as the stop ends, and no longer times it: the held init's end, even past startTimeoutMs, is logged as the rollback of the abandoned start [claim:obs-rollback-held-timeout] [claim:task-stop-hung-start] [claim:obs-runtime-stopped-held-start]", async () => {
+  it("rejects a start held past stop() as the stop ends, and no longer times it: the held init's end, even past startTimeoutMs, is logged as the part ending after the stop, not as a rollback [claim:obs-rollback-held-timeout] [claim:obs-late-part-after-stop] [claim:task-stop-hung-start] [claim:obs-runtime-stopped-held-start]", async () => {
     const { entered, release, hold } = heldWait();
     const events: string[] = [];
     const { logger, lines } = capturingLogger();
@@ -492,18 +504,16 @@ describe('Runtime start', () => {
 
     release.resolve();
     await waitFor(() => events.includes('shutdown plugin weather'));
-    await waitFor(() => messages().length === 4);
     expect(messages()).toEqual([
       'start did not end after stop; stopping what has started',
       'runtime stopped',
-      'runtime failed to start; rolling back',
-      'runtime stopped',
+      'a part finished after stop() gave up on the start; shutting down what it started',
     ]);
-    expect(lines[2]).toMatchObject({ level: 50, code: 'WEFT_RUNTIME_STOPPED' });
+    expect(lines[2]).toMatchObject({ level: 40, component: 'plugin "weather": init()' });
     expect(runtime.status).toBe('stopped');
   });
 
-  it('rejects a start held past stop() with no cause when the stop ends; an init that then fails is named only in the rollback line, followed by a second "runtime stopped" [claim:obs-rollback-held-failure] [claim:obs-runtime-stopped-held-start]', async () => {
+  it('rejects a start held past stop() with no cause when the stop ends; an init that then fails is named only in the line of a part that failed after the stop, with no second "runtime stopped" [claim:obs-rollback-held-failure] [claim:obs-runtime-stopped-held-start]', async () => {
     const { entered, release, hold } = heldWait();
     const events: string[] = [];
     const { logger, lines } = capturingLogger();
@@ -528,14 +538,20 @@ describe('Runtime start', () => {
     const stopped = () => lines.filter((line) => line.msg === 'runtime stopped');
     expect(stopped()).toHaveLength(1);
 
+    const late = (line: Record<string, unknown>) =>
+      line.msg === 'a part failed after stop() gave up on the start; ignored';
     release.resolve();
-    await waitFor(() => stopped().length === 2);
-    const rollbacks = lines.filter((line) => line.msg === 'runtime failed to start; rolling back');
-    expect(rollbacks).toEqual([
-      expect.objectContaining({ level: 50, code: 'WEFT_RUNTIME_STOPPED' }),
+    await waitFor(() => lines.some(late));
+    expect(lines.filter(late)).toEqual([
+      expect.objectContaining({
+        level: 40,
+        component: 'plugin "weather": init()',
+        code: 'WEFT_START_FAILED',
+      }),
     ]);
-    expect(rollbacks[0]?.error).toContain('weather service refused the key');
-    expect(lines.map((line) => line.msg).at(-1)).toBe('runtime stopped');
+    expect(lines.find(late)?.error).toContain('weather service refused the key');
+    expect(lines.map((line) => line.msg)).not.toContain('runtime failed to start; rolling back');
+    expect(stopped()).toHaveLength(1);
     // start() had rejected already: the failure did not become its cause afterwards.
     expect(error.cause).toBeUndefined();
     expect(runtime.status).toBe('stopped');

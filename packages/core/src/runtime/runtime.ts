@@ -99,6 +99,11 @@ export class Runtime {
   private startingPart = 'the runtime';
   /** Set when start() failed at `startTimeoutMs`: the part it held then ends on its own. */
   private startTimedOut: WeftError | undefined;
+  /**
+   * Set when stop() gave up waiting for a held start and stopped what had started: start() has
+   * rejected, and the held part, when it ends, only has what it started shut down.
+   */
+  private stopGaveUp: WeftError | undefined;
   /** Set when a start that failed is shutting down what it started: it is no longer held. */
   private startRollingBack = false;
   /**
@@ -591,7 +596,7 @@ export class Runtime {
         'runtime started',
       );
     } catch (error) {
-      if (this.startTimedOut) {
+      if (this.startTimedOut || this.stopGaveUp) {
         await this.endLateStart(error);
         return;
       }
@@ -664,24 +669,38 @@ export class Runtime {
    */
   private abandonIfStopped(): void {
     if (this.startTimedOut) throw this.startTimedOut;
+    if (this.stopGaveUp) throw this.stopGaveUp;
     if (this.stopRequested) throw abandonedStart(undefined);
   }
 
   /**
-   * The part a start past its deadline held has ended: start() has failed and rolled back
-   * already, so its end changes nothing but the log, and what it started is shut down.
+   * The part a start past its deadline, or past a stop() that gave up on it, held has ended:
+   * start() has failed and rolled back already, so its end changes nothing but the log, and what
+   * it started is shut down. A stop() has resolved by then: the lines say the start was rolled
+   * back before, not now.
    */
   private async endLateStart(error: unknown): Promise<void> {
     const part = this.startingPart;
-    if (error === this.startTimedOut) {
+    const finished = error === this.startTimedOut || error === this.stopGaveUp;
+    if (this.startTimedOut && finished) {
       this.logger.warn(
         { component: part },
         'a part finished after start timed out; shutting down what it started',
       );
-    } else {
+    } else if (this.startTimedOut) {
       this.logger.warn(
         { component: part, ...errorLogFields(error) },
         'a part failed after start timed out; ignored',
+      );
+    } else if (finished) {
+      this.logger.warn(
+        { component: part },
+        'a part finished after stop() gave up on the start; shutting down what it started',
+      );
+    } else {
+      this.logger.warn(
+        { component: part, ...errorLogFields(error) },
+        'a part failed after stop() gave up on the start; ignored',
       );
     }
     const late = this.tearingDown.then(async () => {
@@ -712,6 +731,7 @@ export class Runtime {
         STOP_GRACE_MS,
       );
       if (!settled) {
+        this.stopGaveUp = abandonedStart(undefined);
         this.logger.error(
           { graceMs: STOP_GRACE_MS },
           'start did not end after stop; stopping what has started',
