@@ -1113,6 +1113,28 @@ describe('ModelManager.call', () => {
     }
   });
 
+  it.each(['input', 'options', 'output'] as const)(
+    'releases the caller with the signal’s reason when its %s transform never settles, the provider called only for output [claim:tr-transform-signal]',
+    async (member) => {
+      const entered = deferred();
+      const { models, seen } = summariseThroughText({
+        [member]: () => {
+          entered.resolve();
+          return new Promise(() => undefined);
+        },
+      });
+      const controller = new AbortController();
+      const reason = new Error('the caller gave up');
+      const call = errorOf(
+        models.callDynamic('summarise', { text: 'story' }, { signal: controller.signal }),
+      );
+      await entered.promise;
+      controller.abort(reason);
+      expect(await call).toBe(reason);
+      expect(seen).toHaveLength(member === 'output' ? 1 : 0);
+    },
+  );
+
   it('uses the first provider by default, the default provider when set, and request.provider above both [claim:tr-named-provider-only] [claim:cap-request-provider] [claim:cap-choose-provider] [claim:tr-provider-choice] [claim:trouble-default-provider] [claim:mpi-selection-order] [claim:mpo-id-selects] [claim:tut-default-providers] [claim:tut-first-provider] [claim:wp-routing]', async () => {
     const models = manager([
       new TestModelProvider('alpha', { capabilities: [echoText('alpha')] }),

@@ -205,7 +205,8 @@ export type CapabilityAliasGroup = readonly string[];
  * Adapts calls between two capabilities of one alias group: the caller asked for `from`, a
  * provider offers `to`. `input` maps the caller's value to what `to` accepts; `output` maps the
  * provider's answer back to what `from` promises. Each function may return its value or a
- * promise of it, which is awaited; what it throws or rejects with reaches the caller as it is.
+ * promise of it, which is awaited until the call's signal fires (the call then rejects with
+ * the signal's reason); what it throws or rejects with reaches the caller as it is.
  */
 export interface CapabilityTransformEntry {
   /** The capability the caller asked for. */

@@ -240,8 +240,9 @@ export class ModelManager {
    * @throws The reason of the request's signal (or of the view's, see
    * {@link ModelManager.withSignal}) when it has aborted already, before the id, the input or the
    * options are checked, or, once they pass, when it aborted while they were, or, inside a task,
-   * while the call waited for a slot of the provider's bulkhead: the provider is not called. When it
-   * aborts while the provider runs, the call waits up to 10 ms for the provider to stop and then
+   * while the call waited for a slot of the provider's bulkhead: the provider is not called. A
+   * transform function whose promise has not settled when it aborts is not waited for, any more
+   * than a provider that hangs. When it aborts while the provider runs, the call waits up to 10 ms for the provider to stop and then
    * rejects with its reason, whatever the provider does: only a failure of the provider within
    * those 10 ms (one that honours the signal) is thrown instead, as any provider failure is (its
    * own WeftError as it is, another error as `WEFT_PROVIDER_FAILED`), and an answer after the
@@ -297,9 +298,14 @@ export class ModelManager {
       `input for capability "${capability}" is invalid`,
     );
     // A transform function may be async: its promise is awaited, so a rejection reaches the caller
-    // (rather than going unhandled while the promise itself failed the schema).
-    if (route.capability.id !== capability && route.transform) {
-      value = await route.transform.input(value);
+    // (rather than going unhandled while the promise itself failed the schema). It is raced with
+    // the signal, as the provider is: one that never settles must not hold the caller past it.
+    const transformed = (apply: () => unknown): Promise<unknown> =>
+      raceAbort(Promise.resolve().then(apply), request.signal);
+    const transform = route.capability.id !== capability ? route.transform : undefined;
+    if (transform) {
+      const checked = value;
+      value = await transformed(() => transform.input(checked));
     }
     if (served !== requested) {
       value = await parseOrThrow(
@@ -316,8 +322,9 @@ export class ModelManager {
         `options for capability "${capability}" are invalid`,
       );
     }
-    if (route.capability.id !== capability && route.transform?.options) {
-      requestedOptions = await route.transform.options(requestedOptions ?? {});
+    if (transform?.options) {
+      const given = requestedOptions ?? {};
+      requestedOptions = await transformed(() => transform.options?.(given));
     }
     const options = served.config
       ? // No options means "all defaults": an object config schema must see {} rather than undefined.
@@ -382,10 +389,11 @@ export class ModelManager {
       );
       // The caller is typed by the capability it asked for, so an alias's answer must fit that
       // schema too, whether a transform converted it or it passes unchanged.
-      if (route.capability.id !== capability && route.transform) {
+      if (transform) {
+        const answer = result;
         result = await parseOrThrow(
           requested.output,
-          await route.transform.output(result),
+          await transformed(() => transform.output(answer)),
           `transform "${capability}" -> "${route.capability.id}" produced invalid output`,
         );
       } else if (served !== requested) {
