@@ -506,6 +506,26 @@ describe('PromptRegistry', () => {
     expect(none).toContain('## Remaining steps\nNone.\n');
   });
 
+  it('cuts long data in the review prompt between characters, never inside an emoji [claim:task-review-prompt-contents]', async () => {
+    const prompts = new PromptRegistry();
+    prompts.registerCoreTemplates();
+    const trigger = { type: 'trigger', pluginId: 'chat', action: 'message' };
+    // `{"e":"` is 6 code units and an emoji 2: a cut after 397 would keep half of the 196th.
+    const text = await prompts.render('core/pipeline-modification', {
+      task: { trigger },
+      space: { id: 'user-ada' },
+      chain: [
+        trigger,
+        { type: 'result', pluginId: 'notes', action: 'save', data: { e: '😀'.repeat(300) } },
+      ],
+      completed: [],
+      remaining: [],
+      executors: [],
+      stepsLeft: 1,
+    });
+    expect(text).toContain(`- result from notes/save: {"e":"${'😀'.repeat(195)}...\n`);
+  });
+
   it("names a step's data that has no JSON form in the review prompt instead of failing to render it [claim:exec-data-no-json-review]", async () => {
     const prompts = new PromptRegistry();
     prompts.registerCoreTemplates();

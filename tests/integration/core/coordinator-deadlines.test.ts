@@ -198,6 +198,43 @@ describe('a stop that begins while the coordinator records a task', () => {
     expect(model.requests).toHaveLength(0);
     expect(work.calls).toHaveLength(0);
   });
+
+  it('refuses it all the same, logging a warning, when the coordinator fails to forget it or does not answer in time [claim:task-dispatch-stop-during-admit-release-fails]', async () => {
+    for (const failure of ['throws', 'hangs'] as const) {
+      const coordinator = new HangingCoordinator();
+      coordinator.hang.admit = true;
+      // A release that does not take: the coordinator still holds the task as unfinished.
+      const tried: string[] = [];
+      coordinator.release = async (space, ticket, outcome) => {
+        tried.push(`${space}#${ticket} ${outcome}`);
+        if (failure === 'hangs') await new Promise<never>(() => undefined);
+        throw new Error('connection terminated');
+      };
+      const { logger, lines } = capturingLogger();
+      const { runtime, model, work } = await runtimeWith(coordinator, {
+        coordinatorTimeoutMs: 50,
+        logger,
+      });
+      const refused = errorOf(runtime.dispatch(event));
+      await waitFor(() => coordinator.heldAdmits.length === 1);
+      const stopped = runtime.stop();
+      await waitFor(() => runtime.status === 'stopping' || runtime.status === 'stopped');
+      coordinator.heldAdmits[0]?.resolve(5);
+      const error = await refused;
+      await stopped;
+      expect([error.code, error.status]).toEqual(['WEFT_SHUTTING_DOWN', 503]);
+      expect(tried).toEqual(['room#5 finished']);
+      const expected =
+        failure === 'throws'
+          ? 'coordinator release failed'
+          : 'coordinator release did not end within coordinatorTimeoutMs; going on without it';
+      expect(lines).toContainEqual(
+        expect.objectContaining({ msg: expected, space: 'room', ticket: 5, outcome: 'finished' }),
+      );
+      expect(model.requests).toHaveLength(0);
+      expect(work.calls).toHaveLength(0);
+    }
+  });
 });
 
 describe('an HTTP trigger in front of a coordinator that hangs', () => {

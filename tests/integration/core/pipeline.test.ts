@@ -617,6 +617,27 @@ describe('running steps', () => {
     );
   });
 
+  it('cuts a long thrown or returned text between characters, never inside an emoji, so the chain is still stored [claim:philo-throw-non-error]', async () => {
+    // An emoji is two UTF-16 code units: a cut after 397 units of the thrown text, or after 197 of
+    // the returned one's JSON (a quote and an "a" before the emoji), would fall inside a pair.
+    const emoji = '😀'.repeat(300);
+    const thrown = recordingExecutor('thrown', async () => {
+      throw emoji;
+    });
+    const returned = recordingExecutor('returned', async () => `a${emoji}` as never);
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('tools', { executors: [thrown, returned] })],
+      responses: planner(['tools', 'thrown'], ['tools', 'returned']),
+    });
+    const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 's' });
+    const errors = task.chain.slice(1).map((item) => item.error ?? '');
+    expect(errors[0]).toBe(`${'😀'.repeat(198)}...`);
+    expect(errors[1]).toBe(
+      `the executor returned "a${'😀'.repeat(97)}... instead of a PluginResult ({ success: boolean, ... })`,
+    );
+    // A lone surrogate has no UTF-8 form: the store would refuse the chain memory for it.
+    expect(task.recorded.chain).toBe(true);
+  });
   it('marks a returned failure with expose: true as safe to show, and never a thrown error [claim:exec-expose-field] [claim:exec-expose] [claim:gs-add-plugin-500]', async () => {
     const shown = recordingExecutor('shown', {
       success: false,

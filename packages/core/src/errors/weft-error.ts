@@ -1,4 +1,5 @@
 import type { WeftErrorCode } from '../errors.js';
+import { cutText } from '../util/cut-text.js';
 import { errorDocsUrl } from './error-registry.js';
 
 // A registered symbol is the same in every copy of the package (an ESM and a CJS build side by
@@ -120,7 +121,8 @@ function withCode(message: string, code: string): string {
  * by the errors it aggregates, or else by its `code`: Node.js
  * refuses a connection to a name with several addresses (`localhost` is both `::1` and
  * `127.0.0.1`) with such an `AggregateError`, one reason per address. A thrown value that is
- * not an Error is given as its text or JSON, cut to 400 characters with `...` at the end.
+ * not an Error is given as its text or JSON, cut to 400 characters with `...` at the end (never
+ * in the middle of an emoji's surrogate pair).
  *
  * @param error - Anything that was thrown.
  * @returns A description of it.
@@ -135,8 +137,7 @@ export function describeError(error: unknown): string {
     }
     return text;
   }
-  const text = thrownText(error);
-  return text.length <= THROWN_CHARS ? text : `${text.slice(0, THROWN_CHARS - 3)}...`;
+  return cutText(thrownText(error), THROWN_CHARS);
 }
 
 /**

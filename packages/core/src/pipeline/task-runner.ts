@@ -8,6 +8,7 @@ import type { AgentTask, Context, PluginResult } from '../tasks/task.js';
 import type { PromptRegistry } from '../prompts/prompt-registry.js';
 import { settleWithin, TIMED_OUT } from '../util/deadline.js';
 import { createTaskSignal } from '../util/task-signal.js';
+import { cutText } from '../util/cut-text.js';
 import { describeError, WeftError } from '../errors/weft-error.js';
 import { errorDocsUrl } from '../errors/error-registry.js';
 import { errorLogFields } from '../util/logger.js';
@@ -466,8 +467,7 @@ const RETURNED_CHARS = 200;
  * `JSON.stringify` failed; a returned Error, a common slip for a thrown one, gives its message.
  */
 function describeReturned(value: unknown): string {
-  const text = returnedText(value);
-  return text.length <= RETURNED_CHARS ? text : `${text.slice(0, RETURNED_CHARS - 3)}...`;
+  return cutText(returnedText(value), RETURNED_CHARS);
 }
 
 function returnedText(value: unknown): string {

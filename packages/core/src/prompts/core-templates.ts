@@ -15,6 +15,7 @@ import type {
   PipelineModificationContext,
 } from '../pipeline/contexts.js';
 import type { Context } from '../tasks/task.js';
+import { cutText } from '../util/cut-text.js';
 import { jsonOf, NO_JSON_FORM } from '../util/json-text.js';
 
 /** One core template: the variables it reads, and how it makes its text from them. */
@@ -84,7 +85,7 @@ function itemSummary(item: Context): string {
   if (present(item.data)) {
     const json = jsonOf(item.data);
     if (json === undefined) return NO_JSON_FORM;
-    return json.length <= ITEM_DATA_CHARS ? json : `${json.slice(0, ITEM_DATA_CHARS - 3)}...`;
+    return cutText(json, ITEM_DATA_CHARS);
   }
   return item.message || 'no data';
 }
