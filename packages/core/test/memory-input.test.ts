@@ -102,6 +102,46 @@ describe('checkNewMemory', () => {
     expect(refusal(new Date(NaN))).toThrow('must be a plain object, got an invalid Date');
   });
 
+  it('names the path to a circular reference or a BigInt in a one-line message, in content and metadata, in store and update [claim:mpo-no-json-form-path]', () => {
+    const cycle: Record<string, unknown> = { list: [1, { x: {} }] };
+    ((cycle.list as unknown[])[1] as { x: Record<string, unknown> }).x.back = cycle;
+    const cases: [() => unknown, string][] = [
+      [
+        () => checkNewMemory({ space: 's', kind: 'k', content: cycle }, OWNER),
+        'the "content" of a memory of kind "k" in space "s" has no JSON form: it holds a circular reference: content.list[1].x.back refers back to an object that contains it',
+      ],
+      [
+        () => checkNewMemory({ space: 's', kind: 'k', content: 1, metadata: { at: cycle } }, OWNER),
+        'the "metadata" of a memory of kind "k" in space "s" has no JSON form: it holds a circular reference: metadata.at.list[1].x.back refers back to an object that contains it',
+      ],
+      [
+        () => checkMemoryPatch('m-1', { content: { ['a b']: [cycle] } }, OWNER),
+        'the new "content" of memory "m-1" has no JSON form: it holds a circular reference: content["a b"][0].list[1].x.back refers back to an object that contains it',
+      ],
+      [
+        () => checkMemoryPatch('m-1', { metadata: { n: [1, 2n] } }, OWNER),
+        'the new "metadata" of memory "m-1" has no JSON form: it holds a BigInt at metadata.n[1], which JSON cannot write',
+      ],
+      [
+        () => checkNewMemory({ space: 's', kind: 'k', content: 5n }, OWNER),
+        'the "content" of a memory of kind "k" in space "s" has no JSON form: it is a BigInt, which JSON cannot write',
+      ],
+    ];
+    for (const [action, message] of cases) {
+      const error = refusal(action);
+      expect(error.code).toBe('WEFT_MEMORY_INVALID');
+      expect(error.message).toBe(`${OWNER}: ${message} [WEFT_MEMORY_INVALID]`);
+      expect(error.message).not.toContain('\n');
+      expect(error.cause).toBeInstanceOf(TypeError);
+    }
+    // An object met twice, not in a cycle, is written twice and stored.
+    const shared = { n: 1 };
+    expect(
+      checkNewMemory({ space: 's', kind: 'k', content: { one: shared, two: [shared] } }, OWNER)
+        .content,
+    ).toBe('{"one":{"n":1},"two":[{"n":1}]}');
+  });
+
   it('keeps the error of JSON.stringify as the cause of a refusal', () => {
     const circular: Record<string, unknown> = {};
     circular.self = circular;

@@ -1,4 +1,5 @@
 import { WeftError } from '../errors/weft-error.js';
+import { bigIntProblem, circularReferenceProblem, JsonWalk } from '../util/json-walk.js';
 import type { Memory, QueryMemoryOptions } from './memory-provider.js';
 
 /**
@@ -172,14 +173,22 @@ function checkText(owner: string, value: unknown, field: string, where: string):
 
 /**
  * The JSON text of a value, refusing what has no JSON form and strings no store can hold.
- * `Date`s and objects with `toJSON` become what `JSON.stringify` makes of them.
+ * `Date`s and objects with `toJSON` become what `JSON.stringify` makes of them. A cycle or a
+ * `BigInt` is named with its path, from the name `root`.
  */
-function toJsonText(owner: string, value: unknown, what: string): string {
+function toJsonText(owner: string, value: unknown, what: string, root: string): string {
+  const walk = new JsonWalk(root);
+  let unwritable: string | undefined;
   let json: string | undefined;
   try {
     json = JSON.stringify(value, function check(this: unknown, key: string, item: unknown) {
       const keyProblem = unstorableText(key);
       if (keyProblem) throw new Error(`a key ${keyProblem}`);
+      const { path, circular } = walk.visit(this, key, item);
+      // JSON.stringify throws its own TypeError once a cycle or a BigInt is returned; the
+      // refusal keeps that as its cause and says where, in one line.
+      if (circular) unwritable = circularReferenceProblem(path);
+      else if (typeof item === 'bigint') unwritable = bigIntProblem(path, root);
       if (typeof item === 'string') {
         const problem = unstorableText(item);
         if (problem) throw new Error(`the string${key ? ` at key "${key}"` : ''} ${problem}`);
@@ -187,7 +196,12 @@ function toJsonText(owner: string, value: unknown, what: string): string {
       return item;
     }) as string | undefined;
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason =
+      unwritable === undefined
+        ? error instanceof Error
+          ? error.message
+          : String(error)
+        : `it ${unwritable}`;
     throw invalid(owner, `${what} has no JSON form: ${reason}`, error);
   }
   if (json === undefined) {
@@ -206,7 +220,7 @@ function metadataJson(owner: string, value: unknown, what: string): string {
   if (!isPlainRecord(value)) {
     throw invalid(owner, `${what} must be a plain object, got ${show(value)}`);
   }
-  const json = toJsonText(owner, value, what);
+  const json = toJsonText(owner, value, what, 'metadata');
   // A toJSON method may turn the object into anything; what is kept must read back as an object.
   if (!json.startsWith('{')) {
     throw invalid(
@@ -269,7 +283,7 @@ export function checkNewMemory(memory: unknown, owner: string): CheckedMemory {
     space,
     kind,
     taskId,
-    content: toJsonText(owner, fields.content, `the "content" of ${memoryOf}`),
+    content: toJsonText(owner, fields.content, `the "content" of ${memoryOf}`, 'content'),
     metadata: metadataJson(owner, fields.metadata ?? {}, `the "metadata" of ${memoryOf}`),
   };
 }
@@ -310,7 +324,7 @@ export function checkMemoryPatch(id: unknown, patch: unknown, owner: string): Ch
     id: checkedId,
     ...(content === undefined
       ? {}
-      : { content: toJsonText(owner, content, `the new "content" ${of}`) }),
+      : { content: toJsonText(owner, content, `the new "content" ${of}`, 'content') }),
     ...(metadata === undefined
       ? {}
       : { metadata: metadataJson(owner, metadata, `the new "metadata" ${of}`) }),
