@@ -39,9 +39,9 @@ function firstProblem(field: string, value: unknown): string | undefined {
   const marker = new Error('unwritable');
   try {
     JSON.stringify(value, function check(this: unknown, key: string, item: unknown) {
-      const { path, circular } = walk.visit(this, key, item);
-      if (typeof item === 'bigint') problem = bigIntProblem(path, field);
-      else if (circular) problem = circularReferenceProblem(path);
+      const { circular } = walk.visit(this, key, item);
+      if (typeof item === 'bigint') problem = bigIntProblem(walk.path(), field);
+      else if (circular) problem = circularReferenceProblem(walk.path());
       if (problem !== undefined) throw marker;
       return item;
     });

@@ -210,12 +210,12 @@ function toJsonText(owner: string, value: unknown, what: string, root: string): 
     json = JSON.stringify(value, function check(this: unknown, key: string, item: unknown) {
       const keyProblem = unstorableText(key);
       if (keyProblem) throw new Error(`a key ${keyProblem}`);
-      const { path, depth, circular } = walk.visit(this, key, item);
+      const { depth, circular } = walk.visit(this, key, item);
       // JSON.stringify throws its own TypeError once a cycle or a BigInt is returned; the
       // refusal keeps that as its cause and says where, in one line.
-      if (circular) unwritable = circularReferenceProblem(path);
-      else if (typeof item === 'bigint') unwritable = bigIntProblem(path, root);
-      else if (depth > MAX_MEMORY_JSON_DEPTH) throw new TooDeep(path);
+      if (circular) unwritable = circularReferenceProblem(walk.path());
+      else if (typeof item === 'bigint') unwritable = bigIntProblem(walk.path(), root);
+      else if (depth > MAX_MEMORY_JSON_DEPTH) throw new TooDeep(walk.path());
       if (typeof item === 'string') {
         const problem = unstorableText(item);
         if (problem) throw new Error(`the string${key ? ` at key "${key}"` : ''} ${problem}`);

@@ -56,8 +56,6 @@ export function bigIntProblem(path: string, root: string): string {
 
 /** Where the replacer of `JSON.stringify` is in its walk, as {@link JsonWalk.visit} tells it. */
 export interface JsonVisit {
-  /** The path of the value, starting with the walk's root name, such as `data.list[1]`. */
-  readonly path: string;
   /**
    * How many objects and arrays hold the value, itself included when it is one: 1 for the whole
    * value when it is an object or array, 0 when it is not.
@@ -69,16 +67,21 @@ export interface JsonVisit {
 
 /**
  * Tracks the walk of one `JSON.stringify(value, replacer)` call: the replacer calls
- * {@link JsonWalk.visit} with its `this`, key and value, first of all. It sees each value as it
- * will be written, after `toJSON()`. The walk is depth first, so an object met again elsewhere,
- * not in a cycle, is given its new path before its own values are written.
+ * {@link JsonWalk.visit} with its `this`, key and value, first of all, and
+ * {@link JsonWalk.path} when it needs to name the value. It sees each value as it will be
+ * written, after `toJSON()`. It keeps only the objects and arrays being written, outermost first
+ * (the walk is depth first), so it costs little on a large value: a path is put together only
+ * when asked for.
  *
  * @internal
  */
 export class JsonWalk {
-  private readonly paths = new Map<object, string>();
-  private readonly parents = new Map<object, object | undefined>();
-  private readonly depths = new Map<object, number>();
+  /** The objects and arrays being written, outermost first. */
+  private readonly open: object[] = [];
+  /** The key of each of `open` in the one before it (the first one's is the wrapper's `""`). */
+  private readonly keys: string[] = [];
+  private lastKey = '';
+  private lastHolders = 0;
 
   /** @param root - The name of the whole value, the first step of every path, such as `data`. */
   constructor(private readonly root: string) {}
@@ -90,22 +93,38 @@ export class JsonWalk {
    * @param holder - The replacer's `this`: the object or array that holds the value.
    * @param key - The replacer's key.
    * @param item - The replacer's value.
-   * @returns The value's path and depth, and whether it closes a cycle.
+   * @returns The value's depth, and whether it closes a cycle.
    */
   visit(holder: unknown, key: string, item: unknown): JsonVisit {
-    // The first call's holder is the wrapper `JSON.stringify` makes, `{ "": value }`: every later
-    // holder is an object or array recorded here.
-    const known = holder !== null && typeof holder === 'object' && this.paths.has(holder);
-    const parent = known ? (holder as object) : undefined;
-    const path = parent === undefined ? this.root : `${this.paths.get(parent)}${step(key, parent)}`;
-    const outer = parent === undefined ? 0 : (this.depths.get(parent) ?? 0);
-    if (item === null || typeof item !== 'object') return { path, depth: outer, circular: false };
-    for (let at = parent; at !== undefined; at = this.parents.get(at)) {
-      if (at === item) return { path, depth: outer + 1, circular: true };
+    // The holder is one of the open objects, and those after it are written: close them. The
+    // first call's holder is the wrapper `JSON.stringify` makes, `{ "": value }`, which is not
+    // open, and nothing is then.
+    let holders = this.open.length;
+    if (holders > 0 && this.open[holders - 1] !== holder) {
+      while (holders > 0 && this.open[holders - 1] !== holder) holders -= 1;
+      this.open.length = holders;
+      this.keys.length = holders;
     }
-    this.paths.set(item, path);
-    this.parents.set(item, parent);
-    this.depths.set(item, outer + 1);
-    return { path, depth: outer + 1, circular: false };
+    this.lastKey = key;
+    this.lastHolders = holders;
+    if (item === null || typeof item !== 'object') return { depth: holders, circular: false };
+    if (this.open.includes(item)) return { depth: holders + 1, circular: true };
+    this.open.push(item);
+    this.keys.push(key);
+    return { depth: holders + 1, circular: false };
+  }
+
+  /**
+   * The path of the value last given to {@link JsonWalk.visit}.
+   *
+   * @returns The path from the root name, such as `data.list[1].x`.
+   */
+  path(): string {
+    let path = this.root;
+    for (let at = 1; at <= this.lastHolders; at += 1) {
+      const key = at < this.lastHolders ? (this.keys[at] ?? '') : this.lastKey;
+      path += step(key, this.open[at - 1] as object);
+    }
+    return path;
   }
 }
