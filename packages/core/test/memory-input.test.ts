@@ -263,7 +263,7 @@ describe('MAX_MEMORY_JSON_DEPTH', () => {
   const tooDeep = (what: string, path: string) =>
     `${OWNER}: ${what} nests objects and arrays deeper than the limit of 100 levels (MAX_MEMORY_JSON_DEPTH): ${path} is at level 101; store flatter data`;
 
-  it('stores content and metadata nested exactly 100 levels deep and refuses one level more, naming the limit and where [claim:mpo-max-json-depth] [claim:tsdoc-core-check-new-memory] [claim:pg-memory-invalid] [claim:sqlite-memory-invalid]', () => {
+  it('stores content and metadata nested exactly 100 levels deep and refuses one level more, naming the limit and where [claim:mpo-max-json-depth] [claim:mpo-check-new-memory] [claim:tsdoc-core-check-new-memory] [claim:pg-memory-invalid] [claim:sqlite-memory-invalid]', () => {
     expect(MAX_MEMORY_JSON_DEPTH).toBe(100);
     expect(store(nested(100))().content).toBe(JSON.stringify(nested(100)));
     expect(store(nested(100, true))().content).toBe(JSON.stringify(nested(100, true)));
