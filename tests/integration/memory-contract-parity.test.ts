@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  MAX_MEMORY_JSON_DEPTH,
   Plugin,
   Runtime,
   WeftError,
@@ -181,10 +182,9 @@ describe('every first-party memory store accepts the same edge cases with the sa
       },
     ],
     [
-      'content and metadata nested 2500 levels deep, stored, updated and read back whole',
+      'content and metadata nested exactly MAX_MEMORY_JSON_DEPTH levels deep, stored, updated and read back whole',
       async (provider) => {
-        // Deeper than structuredClone goes on Node's default stack, well within what
-        // JSON.stringify (the shared check) takes: a store must not stop short of the check.
+        // As deep as the shared check lets through: a store must not stop short of it.
         const nested = (depth: number, leaf: unknown): unknown => {
           let value = leaf;
           for (let level = 0; level < depth; level += 1) value = { a: value };
@@ -202,15 +202,17 @@ describe('every first-party memory store accepts the same edge cases with the sa
         const stored = await provider.store({
           space: 'deep',
           kind: 'note',
-          content: nested(2500, 'leaf'),
-          metadata: { deep: nested(2500, 1) },
+          content: nested(MAX_MEMORY_JSON_DEPTH, 'leaf'),
+          metadata: { deep: nested(MAX_MEMORY_JSON_DEPTH - 1, 1) },
         });
-        const updated = await provider.update(stored.id, { content: nested(2600, 'leaf') });
+        const updated = await provider.update(stored.id, {
+          content: [nested(MAX_MEMORY_JSON_DEPTH - 1, 'leaf')],
+        });
         const [read] = await provider.query({ space: 'deep' });
         return [
           depthOf(stored.content),
           depthOf(stored.metadata.deep),
-          depthOf(updated.content),
+          depthOf((updated.content as unknown[])[0]),
           depthOf(read?.content),
           depthOf(read?.metadata.deep),
         ];

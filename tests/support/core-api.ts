@@ -94,6 +94,7 @@ export const coreApiNames: Record<ApiKind, readonly string[]> = {
   ],
   variables: [
     'DEFAULT_MEMORY_QUERY_LIMIT',
+    'MAX_MEMORY_JSON_DEPTH',
     'MAX_MEMORY_JSON_LENGTH',
     'MAX_MEMORY_KEY_LENGTH',
     'MAX_QUERY_SPACE_PATTERNS',

@@ -2,23 +2,9 @@
  * Why a task's arrival has no JSON form, in one line that names the value at fault, for the
  * 400 that refuses it. `JSON.stringify`'s own message for a circular structure spans several
  * lines, and a thrown `toJSON()` may say anything, so neither is quoted: the error keeps the
- * original as its cause.
+ * original as its cause. The walk and its phrases are the core's, which memory stores share.
  */
-
-/** The longest path the message shows; a longer one is cut, with its length given. */
-const MAX_PATH_LENGTH = 200;
-
-/** A property key as it follows a path: `.name` when it is a plain name, else `["key"]`. */
-function step(key: string, holder: unknown): string {
-  if (Array.isArray(holder)) return `[${key}]`;
-  return /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
-}
-
-function shown(path: string): string {
-  return path.length <= MAX_PATH_LENGTH
-    ? path
-    : `${path.slice(0, MAX_PATH_LENGTH)}… (${path.length} characters)`;
-}
+import { bigIntProblem, circularReferenceProblem, JsonWalk } from '@weft/core/internal';
 
 /**
  * Says which field of an arrival `JSON.stringify` could not write, and why.
@@ -44,41 +30,19 @@ export function describeUnwritable(arrival: object): string {
 }
 
 /**
- * Writes one field as `JSON.stringify` would, keeping the path of each object being written,
- * and stops at the first value it cannot write.
+ * Writes one field as `JSON.stringify` would, following the walk with the core's `JsonWalk`, and
+ * stops at the first value it cannot write.
  */
 function firstProblem(field: string, value: unknown): string | undefined {
-  // The path of each object being written and the object holding it; depth first, so an object
-  // met again elsewhere (not a cycle) is given its new path before its own values are written.
-  const paths = new Map<object, string>();
-  const parents = new Map<object, object | undefined>();
+  const walk = new JsonWalk(field);
   let problem: string | undefined;
   const marker = new Error('unwritable');
   try {
-    JSON.stringify({ [field]: value }, function check(this: unknown, key: string, item: unknown) {
-      if (key === '' && this !== null && typeof this === 'object' && !paths.has(this)) {
-        // The wrapper: its one value is the field itself.
-        return item;
-      }
-      const holder = this as object;
-      const path = `${paths.get(holder) ?? ''}${paths.has(holder) ? step(key, holder) : key}`;
-      if (typeof item === 'bigint') {
-        problem =
-          path === field
-            ? 'is a BigInt, which JSON cannot write'
-            : `holds a BigInt at ${shown(path)}, which JSON cannot write`;
-        throw marker;
-      }
-      if (item !== null && typeof item === 'object') {
-        for (let at: object | undefined = holder; at !== undefined; at = parents.get(at)) {
-          if (at === item) {
-            problem = `holds a circular reference: ${shown(path)} refers back to an object that contains it`;
-            throw marker;
-          }
-        }
-        paths.set(item, path);
-        parents.set(item, paths.has(holder) ? holder : undefined);
-      }
+    JSON.stringify(value, function check(this: unknown, key: string, item: unknown) {
+      const { circular } = walk.visit(this, key, item);
+      if (typeof item === 'bigint') problem = bigIntProblem(walk.path(), field);
+      else if (circular) problem = circularReferenceProblem(walk.path());
+      if (problem !== undefined) throw marker;
       return item;
     });
   } catch (error) {

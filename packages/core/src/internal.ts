@@ -22,3 +22,10 @@ export {
 } from './util/postgres-address.js';
 export { randomId } from './util/random-id.js';
 export { MAX_TIMER_MS, TIMER_LIMIT_RULE } from './util/timer-limit.js';
+export {
+  bigIntProblem,
+  circularReferenceProblem,
+  JsonWalk,
+  shownJsonPath,
+  type JsonVisit,
+} from './util/json-walk.js';

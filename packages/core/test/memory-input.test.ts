@@ -11,6 +11,7 @@ import {
   checkNewMemory,
   DEFAULT_MEMORY_QUERY_LIMIT,
   matchesSpacePattern,
+  MAX_MEMORY_JSON_DEPTH,
   MAX_MEMORY_JSON_LENGTH,
   MAX_MEMORY_KEY_LENGTH,
   MAX_QUERY_SPACE_PATTERNS,
@@ -100,6 +101,46 @@ describe('checkNewMemory', () => {
       '"metadata" of a memory of kind "k" in space "s" must be a plain object, got a Date',
     );
     expect(refusal(new Date(NaN))).toThrow('must be a plain object, got an invalid Date');
+  });
+
+  it('names the path to a circular reference or a BigInt in a one-line message, in content and metadata, in store and update [claim:mpo-no-json-form-path]', () => {
+    const cycle: Record<string, unknown> = { list: [1, { x: {} }] };
+    ((cycle.list as unknown[])[1] as { x: Record<string, unknown> }).x.back = cycle;
+    const cases: [() => unknown, string][] = [
+      [
+        () => checkNewMemory({ space: 's', kind: 'k', content: cycle }, OWNER),
+        'the "content" of a memory of kind "k" in space "s" has no JSON form: it holds a circular reference: content.list[1].x.back refers back to an object that contains it',
+      ],
+      [
+        () => checkNewMemory({ space: 's', kind: 'k', content: 1, metadata: { at: cycle } }, OWNER),
+        'the "metadata" of a memory of kind "k" in space "s" has no JSON form: it holds a circular reference: metadata.at.list[1].x.back refers back to an object that contains it',
+      ],
+      [
+        () => checkMemoryPatch('m-1', { content: { ['a b']: [cycle] } }, OWNER),
+        'the new "content" of memory "m-1" has no JSON form: it holds a circular reference: content["a b"][0].list[1].x.back refers back to an object that contains it',
+      ],
+      [
+        () => checkMemoryPatch('m-1', { metadata: { n: [1, 2n] } }, OWNER),
+        'the new "metadata" of memory "m-1" has no JSON form: it holds a BigInt at metadata.n[1], which JSON cannot write',
+      ],
+      [
+        () => checkNewMemory({ space: 's', kind: 'k', content: 5n }, OWNER),
+        'the "content" of a memory of kind "k" in space "s" has no JSON form: it is a BigInt, which JSON cannot write',
+      ],
+    ];
+    for (const [action, message] of cases) {
+      const error = refusal(action);
+      expect(error.code).toBe('WEFT_MEMORY_INVALID');
+      expect(error.message).toBe(`${OWNER}: ${message} [WEFT_MEMORY_INVALID]`);
+      expect(error.message).not.toContain('\n');
+      expect(error.cause).toBeInstanceOf(TypeError);
+    }
+    // An object met twice, not in a cycle, is written twice and stored.
+    const shared = { n: 1 };
+    expect(
+      checkNewMemory({ space: 's', kind: 'k', content: { one: shared, two: [shared] } }, OWNER)
+        .content,
+    ).toBe('{"one":{"n":1},"two":[{"n":1}]}');
   });
 
   it('keeps the error of JSON.stringify as the cause of a refusal', () => {
@@ -208,46 +249,77 @@ describe('MAX_MEMORY_JSON_LENGTH', () => {
     expect(patched.code).toBe('WEFT_MEMORY_INVALID');
     expect(patched.message).toMatch(/the new "content" of memory "m-1" is \d+ characters long/);
   });
+});
 
-  it('refuses content nested past what JSON.stringify can follow as having no JSON form, at a depth that shrinks when the caller is deep in the stack [claim:mpo-max-json-depth]', () => {
-    const nested = (depth: number): unknown => {
-      let value: unknown = 1;
-      for (let level = 0; level < depth; level += 1) value = { a: value };
-      return value;
-    };
+describe('MAX_MEMORY_JSON_DEPTH', () => {
+  /** A value nested `depth` levels deep: an object or array at each level, around a number. */
+  const nested = (depth: number, array = false): unknown => {
+    let value: unknown = 1;
+    for (let level = 0; level < depth; level += 1) value = array ? [value] : { a: value };
+    return value;
+  };
+  const store = (content: unknown, metadata?: unknown) => () =>
+    checkNewMemory({ space: 's', kind: 'k', content, metadata }, OWNER);
+  const tooDeep = (what: string, path: string) =>
+    `${OWNER}: ${what} nests objects and arrays deeper than the limit of 100 levels (MAX_MEMORY_JSON_DEPTH): ${path} is at level 101; store flatter data`;
+
+  it('stores content and metadata nested exactly 100 levels deep and refuses one level more, naming the limit and where [claim:mpo-max-json-depth] [claim:mpo-check-new-memory] [claim:tsdoc-core-check-new-memory] [claim:pg-memory-invalid] [claim:sqlite-memory-invalid]', () => {
+    expect(MAX_MEMORY_JSON_DEPTH).toBe(100);
+    expect(store(nested(100))().content).toBe(JSON.stringify(nested(100)));
+    expect(store(nested(100, true))().content).toBe(JSON.stringify(nested(100, true)));
+    // The metadata's own object is level 1.
+    expect(store(1, { a: nested(99) })().metadata).toBe(JSON.stringify({ a: nested(99) }));
+    const content = refusal(store(nested(101)));
+    expect(content.code).toBe('WEFT_MEMORY_INVALID');
+    expect(content.message).toContain(
+      tooDeep(
+        'the "content" of a memory of kind "k" in space "s"',
+        `content${'.a'.repeat(96)}.… (207 characters)`,
+      ),
+    );
+    expect(refusal(store(nested(101, true))).message).toContain(
+      `content${'[0]'.repeat(64)}[… (307 characters) is at level 101`,
+    );
+    expect(refusal(store(1, { a: nested(100) })).message).toContain(
+      tooDeep(
+        'the "metadata" of a memory of kind "k" in space "s"',
+        `metadata${'.a'.repeat(96)}… (208 characters)`,
+      ),
+    );
+    const patched = refusal(() =>
+      checkMemoryPatch('m-1', { content: [{ list: nested(99) }] }, OWNER),
+    );
+    expect(patched.code).toBe('WEFT_MEMORY_INVALID');
+    expect(patched.message).toContain(
+      tooDeep(
+        'the new "content" of memory "m-1"',
+        `content[0].list${'.a'.repeat(92)}.… (211 characters)`,
+      ),
+    );
+    // Short paths are shown whole.
+    const wide = { ['a b']: nested(100) };
+    expect(refusal(store(wide)).message).toContain('content["a b"].a.a');
+  });
+
+  it('counts the levels of what toJSON() gives, as JSON.stringify writes it [claim:mpo-max-json-depth]', () => {
+    const deepInside = { toJSON: () => nested(101) };
+    expect(refusal(store(deepInside)).message).toContain('is at level 101');
+    const flatInside = { toJSON: () => 'flat', deeper: nested(200) };
+    expect(store(flatInside)().content).toBe('"flat"');
+  });
+
+  it('gives the same answer however deep the caller is in the stack, and refuses far deeper content with the same message [claim:mpo-max-json-depth]', () => {
     const accepts = (depth: number): boolean => {
       try {
-        checkNewMemory({ space: 's', kind: 'k', content: nested(depth) }, OWNER);
+        store(nested(depth))();
         return true;
       } catch (error) {
         if (WeftError.is(error, 'WEFT_MEMORY_INVALID')) return false;
         throw error;
       }
     };
-    // A thousand levels are stored, as content and as metadata.
-    expect(accepts(1000)).toBe(true);
-    expect(
-      checkNewMemory({ space: 's', kind: 'k', content: 1, metadata: { a: nested(1000) } }, OWNER)
-        .metadata,
-    ).toMatch(/^\{"a":\{"a":/);
-    // Far past any stack: refused with the shared code, as content with no JSON form.
-    const deep = refusal(() =>
-      checkNewMemory({ space: 's', kind: 'k', content: nested(100_000) }, OWNER),
-    );
-    expect(deep.code).toBe('WEFT_MEMORY_INVALID');
-    expect(deep.message).toContain(
-      'the "content" of a memory of kind "k" in space "s" has no JSON form',
-    );
-    const deepMetadata = refusal(() =>
-      checkNewMemory(
-        { space: 's', kind: 'k', content: 1, metadata: { a: nested(100_000) } },
-        OWNER,
-      ),
-    );
-    expect(deepMetadata.message).toContain('the "metadata" of a memory');
-    // The deepest accepted here, found by bisection, and the same from 3,000 frames deeper.
     const deepest = (): number => {
-      let low = 1000;
+      let low = 1;
       let high = 100_000;
       while (low < high) {
         const middle = Math.ceil((low + high) / 2);
@@ -258,9 +330,13 @@ describe('MAX_MEMORY_JSON_LENGTH', () => {
     };
     const fromDeeper = (frames: number): number =>
       frames === 0 ? deepest() : fromDeeper(frames - 1) + 0;
-    const here = deepest();
-    expect(here).toBeGreaterThan(1000);
-    expect(fromDeeper(3000)).toBeLessThan(here - 100);
+    expect(deepest()).toBe(100);
+    expect(fromDeeper(300)).toBe(100);
+    expect(fromDeeper(3000)).toBe(100);
+    // Far past what JSON.stringify could follow: refused for its depth, not for the stack.
+    const far = refusal(store(nested(100_000)));
+    expect(far.message).toContain('deeper than the limit of 100 levels (MAX_MEMORY_JSON_DEPTH)');
+    expect(far.cause).toBeUndefined();
   });
 });
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { WeftError } from '@weft/core';
+import { MAX_MEMORY_JSON_DEPTH, WeftError } from '@weft/core';
 import { describe, expect, it } from 'vitest';
 import { useServer } from './helpers.js';
 
@@ -35,32 +35,41 @@ describe('PostgresMemoryProvider: after shutdown()', () => {
 });
 
 describe('PostgresMemoryProvider: hostile input', () => {
-  it('refuses content and metadata nested past what JSON.stringify can follow with WEFT_MEMORY_INVALID, sending nothing, and stores a thousand levels [claim:pg-json-depth]', async () => {
+  it('refuses content and metadata nested deeper than MAX_MEMORY_JSON_DEPTH with WEFT_MEMORY_INVALID, sending nothing, and stores and reads back content exactly that deep [claim:pg-json-depth]', async () => {
     const memory = await db.open();
-    const nested = (depth: number): Record<string, unknown> => {
+    // `levels` objects, one inside the other.
+    const nested = (levels: number): Record<string, unknown> => {
       let value: Record<string, unknown> = { leaf: true };
-      for (let level = 0; level < depth; level += 1) value = { a: value };
+      for (let level = 1; level < levels; level += 1) value = { a: value };
       return value;
     };
-    const deep = nested(100_000);
-    for (const input of [
-      { ...note, content: deep },
-      { ...note, metadata: deep },
-    ]) {
-      await expect(memory.store(input)).rejects.toMatchObject({
-        code: 'WEFT_MEMORY_INVALID',
-        message: expect.stringMatching(/has no JSON form/),
-      });
+    for (const deep of [nested(MAX_MEMORY_JSON_DEPTH + 1), nested(100_000)]) {
+      for (const input of [
+        { ...note, content: deep },
+        { ...note, metadata: deep },
+      ]) {
+        await expect(memory.store(input)).rejects.toMatchObject({
+          code: 'WEFT_MEMORY_INVALID',
+          message: expect.stringContaining(
+            'deeper than the limit of 100 levels (MAX_MEMORY_JSON_DEPTH)',
+          ),
+        });
+      }
     }
     const stored = await memory.store(note);
-    await expect(memory.update(stored.id, { content: deep })).rejects.toMatchObject({
-      code: 'WEFT_MEMORY_INVALID',
-    });
+    await expect(
+      memory.update(stored.id, { content: nested(MAX_MEMORY_JSON_DEPTH + 1) }),
+    ).rejects.toMatchObject({ code: 'WEFT_MEMORY_INVALID' });
     expect((await memory.query({})).map((m) => m.content)).toEqual(['ok']);
-    const thousand = await memory.store({ ...note, content: nested(1000) });
+    const deepest = await memory.store({
+      ...note,
+      content: nested(MAX_MEMORY_JSON_DEPTH),
+      metadata: nested(MAX_MEMORY_JSON_DEPTH),
+    });
     const [read] = await memory.query({ limit: 1 });
-    expect(read?.id).toBe(thousand.id);
-    expect(read?.content).toEqual(nested(1000));
+    expect(read?.id).toBe(deepest.id);
+    expect(read?.content).toEqual(nested(MAX_MEMORY_JSON_DEPTH));
+    expect(read?.metadata).toEqual(nested(MAX_MEMORY_JSON_DEPTH));
   });
 
   it('refuses text PostgreSQL cannot hold with WEFT_MEMORY_INVALID, naming the field, and writes nothing [claim:mpo-unstorable] [claim:mpo-pg-refused-text] [claim:pg-refused-text] [claim:pg-surrogate] [claim:pg-memory-invalid] [claim:tsdoc-postgres-store-invalid]', async () => {

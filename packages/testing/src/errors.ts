@@ -45,7 +45,7 @@ export const TESTING_ERRORS = {
         'testing/src/in-memory-memory-provider.ts#refuse',
       ],
       cause:
-        'the `ScriptedModelProvider` constructor’s options are not an object, name an option it does not have (it has `id`, `responses` and `fallback`), or `id` is not a non-empty string, `responses` is not a list of responses, or `fallback` or one of the responses is not text, an object, a list or a function; or a response given to `enqueue` is not one of those (none of that call’s responses is queued then); or the `InMemoryMemoryProvider` constructor’s options are not an object, name an option other than `id`, or `id` is not a non-empty string or is white space alone.',
+        'the `ScriptedModelProvider` constructor’s options are not an object, name an option it does not have (it has `id`, `responses` and `fallback`), or `id` is not a non-empty string or is white space alone, `responses` is not a list of responses, or `fallback` or one of the responses is not text, an object, a list or a function; or a response given to `enqueue` is not one of those (none of that call’s responses is queued then); or the `InMemoryMemoryProvider` constructor’s options are not an object, name an option other than `id`, or `id` is not a non-empty string or is white space alone.',
       fix: 'the message names the option, or the position of the response given to `enqueue`.',
     },
     WEFT_TESTING_CONTRACT_FAILED: {

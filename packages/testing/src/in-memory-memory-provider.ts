@@ -11,6 +11,7 @@ import {
   type QueryMemoryOptions,
 } from '@weft/core';
 import { WeftTestingError } from './errors.js';
+import { ID_OPTION_RULE, isBadIdOption } from './id-option.js';
 
 /**
  * A memory provider that keeps memories in a Map: for tests, examples and short-lived agents.
@@ -182,8 +183,8 @@ function checkOptions(options: unknown): void {
     if (name !== 'id') refuse(`unknown option "${name}"; its only option is id`);
   }
   // A blank id is refused too, as SqliteMemoryProvider and PostgresMemoryProvider refuse it.
-  if (given.id !== undefined && (typeof given.id !== 'string' || given.id.trim() === '')) {
+  if (given.id !== undefined && isBadIdOption(given.id)) {
     const got = typeof given.id === 'string' ? JSON.stringify(given.id) : typeof given.id;
-    refuse(`option "id" must be a non-empty string, got ${got}`);
+    refuse(`${ID_OPTION_RULE}, got ${got}`);
   }
 }

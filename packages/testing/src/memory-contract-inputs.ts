@@ -1,4 +1,5 @@
 import {
+  MAX_MEMORY_JSON_DEPTH,
   MAX_MEMORY_JSON_LENGTH,
   type Memory,
   type MemoryProvider,
@@ -44,6 +45,13 @@ const update =
     provider.update((id ?? storedId) as string, patch as { content?: unknown });
 const query = (options: unknown) => (provider: MemoryProvider) =>
   provider.query(options as QueryMemoryOptions);
+
+/** A value one level deeper than MAX_MEMORY_JSON_DEPTH allows: objects in objects, around 1. */
+function tooDeep(): unknown {
+  let value: unknown = 1;
+  for (let level = 0; level <= MAX_MEMORY_JSON_DEPTH; level += 1) value = { a: value };
+  return value;
+}
 
 function circular(): Record<string, unknown> {
   const value: Record<string, unknown> = {};
@@ -102,6 +110,12 @@ export const INVALID_MEMORY_INPUTS: readonly InvalidMemoryInput[] = [
     call: (provider) =>
       provider.store({ ...valid, content: 'x'.repeat(MAX_MEMORY_JSON_LENGTH - 1) }),
   },
+  {
+    name: 'store() of a memory whose content nests deeper than MAX_MEMORY_JSON_DEPTH',
+    code: 'WEFT_MEMORY_INVALID',
+    names: 'MAX_MEMORY_JSON_DEPTH',
+    call: (provider) => provider.store({ ...valid, content: tooDeep() }),
+  },
   // update(): the id, then the patch, then the lookup
   {
     name: 'update() with a numeric id',
@@ -120,6 +134,12 @@ export const INVALID_MEMORY_INPUTS: readonly InvalidMemoryInput[] = [
     code: 'WEFT_MEMORY_INVALID',
     names: 'content',
     call: update({ content: { amount: 10n } }),
+  },
+  {
+    name: 'update() with metadata nested deeper than MAX_MEMORY_JSON_DEPTH',
+    code: 'WEFT_MEMORY_INVALID',
+    names: 'metadata',
+    call: update({ metadata: tooDeep() }),
   },
   {
     name: 'update() with metadata that is an array',

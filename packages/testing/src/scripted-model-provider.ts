@@ -5,6 +5,7 @@ import {
   type ModelRequestConfig,
 } from '@weft/core';
 import { WeftTestingError } from './errors.js';
+import { ID_OPTION_RULE, isBadIdOption } from './id-option.js';
 
 type Message = { role: 'system' | 'user' | 'assistant'; content: string };
 
@@ -82,7 +83,7 @@ export class ScriptedModelProvider extends ModelProvider {
    * @param options - The id, the queued responses and the fallback.
    * @throws {@link WeftTestingError} `WEFT_TESTING_INVALID_OPTIONS` naming the option when the
    * options are not an object, name an option it does not have, or `id` is not a non-empty
-   * string, `responses` not a list of responses, or `fallback` not a response.
+   * string or is white space alone, `responses` not a list of responses, or `fallback` not a response.
    */
   constructor(options: ScriptedModelProviderOptions = {}) {
     checkOptions(options);
@@ -166,8 +167,9 @@ function checkOptions(options: unknown): void {
       refuse(`unknown option "${name}"; the options are ${OPTION_NAMES.join(', ')}`);
     }
   }
-  if (given.id !== undefined && (typeof given.id !== 'string' || given.id === '')) {
-    refuse(`option "id" must be a non-empty string, got ${describe(given.id)}`);
+  // A blank id is refused too, as InMemoryMemoryProvider and the database stores refuse it.
+  if (given.id !== undefined && isBadIdOption(given.id)) {
+    refuse(`${ID_OPTION_RULE}, got ${describe(given.id)}`);
   }
   if (given.responses !== undefined) {
     if (!Array.isArray(given.responses)) {

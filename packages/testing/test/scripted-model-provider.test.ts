@@ -3,6 +3,28 @@ import { describe, expect, it } from 'vitest';
 import { ScriptedModelProvider } from '../src/index.js';
 
 describe('ScriptedModelProvider', () => {
+  it('refuses an id that is empty or white space alone, or not a string, as InMemoryMemoryProvider does [claim:testing-scripted-blank-id] [claim:tst-scripted-blank-id]', () => {
+    const cases: [unknown, string][] = [
+      ['', '""'],
+      ['   ', '"   "'],
+      ['\t\n', '"\\t\\n"'],
+      [5, 'number 5'],
+    ];
+    for (const [id, got] of cases) {
+      let thrown: unknown;
+      try {
+        new ScriptedModelProvider({ id } as never);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown, got).toMatchObject({ code: 'WEFT_TESTING_INVALID_OPTIONS' });
+      expect((thrown as Error).message).toBe(
+        `ScriptedModelProvider: option "id" must be a non-empty string, got ${got}. [WEFT_TESTING_INVALID_OPTIONS]`,
+      );
+    }
+    expect(new ScriptedModelProvider({ id: ' planner ' }).id).toBe(' planner ');
+  });
+
   it('refuses options it would ignore or misread with WEFT_TESTING_INVALID_OPTIONS, naming the option [claim:cfg-package-options-checked] [claim:tst-readme-invalid-options]', () => {
     const cases: [unknown, string][] = [
       ['plan', 'options must be an object, got "plan"'],

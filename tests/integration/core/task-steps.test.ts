@@ -3,6 +3,7 @@
  * fails or returns no PluginResult leaves in the chain.
  */
 import {
+  MAX_MEMORY_JSON_DEPTH,
   MAX_MEMORY_JSON_LENGTH,
   type MemoryProvider,
   type ModelRequestConfig,
@@ -202,6 +203,11 @@ describe('the result of a step', () => {
       { text: 'x'.repeat(MAX_MEMORY_JSON_LENGTH) },
       'over the limit',
     ],
+    [
+      'objects nested 98 levels deep, past MAX_MEMORY_JSON_DEPTH in the chain',
+      nestedData(98),
+      'deeper than the limit of 100 levels (MAX_MEMORY_JSON_DEPTH): content.chain[1].data.a.a',
+    ],
   ])(
     'keeps a result whose data has a JSON form no store keeps (%s), but its chain is not stored, and the log says why [claim:exec-data-storable] [claim:tsdoc-plugin-result-data]',
     async (_kind, data, reason) => {
@@ -212,6 +218,22 @@ describe('the result of a step', () => {
       expectChainRefused(lines, reason);
     },
   );
+
+  it('stores the chain of a result whose data nests 97 levels deep, the most MAX_MEMORY_JSON_DEPTH leaves it [claim:exec-data-storable]', async () => {
+    const { runtime, memory } = await startedRuntime({
+      plugins: [
+        new TestPlugin('work', {
+          executors: [recordingExecutor('keep', { success: true, data: nestedData(97) })],
+        }),
+      ],
+      responses: planner(['work', 'keep']),
+      options: { pipelineReview: 'never' },
+    });
+    expect(MAX_MEMORY_JSON_DEPTH).toBe(100);
+    const task = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'deep' });
+    expect(task.recorded).toEqual({ trigger: true, chain: true });
+    expect((await storedChain(memory, 'deep'))[1]?.data).toEqual(nestedData(97));
+  });
 
   it('stores the chain of results whose data holds or is a function: the stored chain leaves it out, null in a list, and the review names data that is one [claim:exec-data-json-dropped]', async () => {
     const make = recordingExecutor('make', { success: true, data: { kept: 1, make: () => 1 } });
@@ -306,6 +328,13 @@ function expectChainRefused(lines: readonly unknown[], reason: string): void {
 async function storedChain(memory: MemoryProvider, space: string) {
   const [stored] = await memory.query({ space, kind: 'chain' });
   return (stored?.content as { chain: Record<string, unknown>[] }).chain;
+}
+
+/** `levels` objects, one inside the other, around a number. */
+function nestedData(levels: number): Record<string, unknown> {
+  let data: Record<string, unknown> = { leaf: 1 };
+  for (let level = 1; level < levels; level += 1) data = { a: data };
+  return data;
 }
 
 /** An object that contains itself, which `JSON.stringify` cannot write. */

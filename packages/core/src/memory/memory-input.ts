@@ -1,4 +1,10 @@
 import { WeftError } from '../errors/weft-error.js';
+import {
+  bigIntProblem,
+  circularReferenceProblem,
+  JsonWalk,
+  shownJsonPath,
+} from '../util/json-walk.js';
 import type { Memory, QueryMemoryOptions } from './memory-provider.js';
 
 /**
@@ -33,6 +39,17 @@ export const MAX_MEMORY_KEY_LENGTH = 500;
  * value well within both, so what one store keeps every store keeps.
  */
 export const MAX_MEMORY_JSON_LENGTH = 16 * 1024 * 1024;
+
+/**
+ * The most levels of objects and arrays a memory's `content`, and its `metadata`, may each nest:
+ * the outermost object or array counts as level 1, so `[[1]]` takes 2. `JSON.stringify` follows
+ * nesting on the JavaScript stack, so without a limit how deep a value may go would depend on how
+ * deep the caller already is. 100 levels leave room for a request body of the server's 64
+ * (`server.maxJsonDepth`) kept inside a task's chain, and stay well within what the stores read
+ * back: SQLite's JSON functions refuse text nested past 1000 levels, and PostgreSQL's `jsonb`
+ * parser follows nesting on its own stack, whose size `max_stack_depth` sets.
+ */
+export const MAX_MEMORY_JSON_DEPTH = 100;
 
 /** A new memory that passed {@link checkNewMemory}, with its JSON fields as text. */
 export interface CheckedMemory {
@@ -170,16 +187,35 @@ function checkText(owner: string, value: unknown, field: string, where: string):
   return value;
 }
 
+/** Thrown from the replacer of {@link toJsonText} to stop the walk at a value past the limit. */
+class TooDeep extends Error {
+  constructor(readonly path: string) {
+    super('nested too deep');
+  }
+}
+
 /**
- * The JSON text of a value, refusing what has no JSON form and strings no store can hold.
- * `Date`s and objects with `toJSON` become what `JSON.stringify` makes of them.
+ * The JSON text of a value, refusing what has no JSON form, what nests deeper than
+ * {@link MAX_MEMORY_JSON_DEPTH}, and strings no store can hold. `Date`s and objects with `toJSON`
+ * become what `JSON.stringify` makes of them. A cycle or a `BigInt` is named with its path, from
+ * the name `root`. The depth is checked as the value is written, on what `toJSON()` gives: the
+ * walk stops at the first object or array past the limit, so it never goes deeper into the stack
+ * than the limit, wherever the caller is.
  */
-function toJsonText(owner: string, value: unknown, what: string): string {
+function toJsonText(owner: string, value: unknown, what: string, root: string): string {
+  const walk = new JsonWalk(root);
+  let unwritable: string | undefined;
   let json: string | undefined;
   try {
     json = JSON.stringify(value, function check(this: unknown, key: string, item: unknown) {
       const keyProblem = unstorableText(key);
       if (keyProblem) throw new Error(`a key ${keyProblem}`);
+      const { depth, circular } = walk.visit(this, key, item);
+      // JSON.stringify throws its own TypeError once a cycle or a BigInt is returned; the
+      // refusal keeps that as its cause and says where, in one line.
+      if (circular) unwritable = circularReferenceProblem(walk.path());
+      else if (typeof item === 'bigint') unwritable = bigIntProblem(walk.path(), root);
+      else if (depth > MAX_MEMORY_JSON_DEPTH) throw new TooDeep(walk.path());
       if (typeof item === 'string') {
         const problem = unstorableText(item);
         if (problem) throw new Error(`the string${key ? ` at key "${key}"` : ''} ${problem}`);
@@ -187,7 +223,18 @@ function toJsonText(owner: string, value: unknown, what: string): string {
       return item;
     }) as string | undefined;
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    if (error instanceof TooDeep) {
+      throw invalid(
+        owner,
+        `${what} nests objects and arrays deeper than the limit of ${MAX_MEMORY_JSON_DEPTH} levels (MAX_MEMORY_JSON_DEPTH): ${shownJsonPath(error.path)} is at level ${MAX_MEMORY_JSON_DEPTH + 1}; store flatter data`,
+      );
+    }
+    const reason =
+      unwritable === undefined
+        ? error instanceof Error
+          ? error.message
+          : String(error)
+        : `it ${unwritable}`;
     throw invalid(owner, `${what} has no JSON form: ${reason}`, error);
   }
   if (json === undefined) {
@@ -206,7 +253,7 @@ function metadataJson(owner: string, value: unknown, what: string): string {
   if (!isPlainRecord(value)) {
     throw invalid(owner, `${what} must be a plain object, got ${show(value)}`);
   }
-  const json = toJsonText(owner, value, what);
+  const json = toJsonText(owner, value, what, 'metadata');
   // A toJSON method may turn the object into anything; what is kept must read back as an object.
   if (!json.startsWith('{')) {
     throw invalid(
@@ -223,7 +270,8 @@ function metadataJson(owner: string, value: unknown, what: string): string {
  * counts as absent); none of the three is longer than {@link MAX_MEMORY_KEY_LENGTH}; `content`
  * has a JSON form (not `undefined`, a `BigInt`, a function or a cycle); `metadata` is a plain
  * object (absent or `null` means `{}`) whose JSON form is an object too (not what a `toJSON`
- * method turns into a list, say); neither JSON text is longer than
+ * method turns into a list, say); neither nests objects and arrays more than
+ * {@link MAX_MEMORY_JSON_DEPTH} levels deep, nor is its JSON text longer than
  * {@link MAX_MEMORY_JSON_LENGTH}; and no string, key included, holds a NUL character or a lone
  * UTF-16 surrogate.
  *
@@ -269,7 +317,7 @@ export function checkNewMemory(memory: unknown, owner: string): CheckedMemory {
     space,
     kind,
     taskId,
-    content: toJsonText(owner, fields.content, `the "content" of ${memoryOf}`),
+    content: toJsonText(owner, fields.content, `the "content" of ${memoryOf}`, 'content'),
     metadata: metadataJson(owner, fields.metadata ?? {}, `the "metadata" of ${memoryOf}`),
   };
 }
@@ -310,7 +358,7 @@ export function checkMemoryPatch(id: unknown, patch: unknown, owner: string): Ch
     id: checkedId,
     ...(content === undefined
       ? {}
-      : { content: toJsonText(owner, content, `the new "content" ${of}`) }),
+      : { content: toJsonText(owner, content, `the new "content" ${of}`, 'content') }),
     ...(metadata === undefined
       ? {}
       : { metadata: metadataJson(owner, metadata, `the new "metadata" ${of}`) }),
