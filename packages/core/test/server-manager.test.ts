@@ -1325,6 +1325,28 @@ describe('ServerManager', () => {
     );
 
     it.each([undefined, true] as const)(
+      'answers a request whose Host is empty 400 in JSON, as a missing one over HTTP/1.1, over HTTP/1.1 and HTTP/1.0 (allowedHosts: %j) [claim:errors-400-empty-host] [claim:errors-400-empty-host-any-version] [claim:trig-node-refusals]',
+      async (allowedHosts) => {
+        const server = await serve([echo], allowedHosts === undefined ? {} : { allowedHosts });
+        for (const request of [
+          'GET /echo HTTP/1.1\r\nHost:\r\nConnection: close\r\n\r\n',
+          'GET /echo HTTP/1.1\r\nHost:   \r\nConnection: close\r\n\r\n',
+          'GET /echo HTTP/1.0\r\nHost:\r\n\r\n',
+        ]) {
+          expect(await rawExchange(server, request), JSON.stringify(request)).toMatchObject({
+            status: 400,
+            error: {
+              status: 400,
+              code: 'WEFT_BAD_REQUEST',
+              docsUrl: docsOf('WEFT_BAD_REQUEST'),
+              message: 'The Host header must name a host; it is empty',
+            },
+          });
+        }
+      },
+    );
+
+    it.each([undefined, true] as const)(
       'answers a request with more than one Host header 400 in JSON, whichever comes first (allowedHosts: %j) [claim:errors-400-duplicate-host]',
       async (allowedHosts) => {
         const server = await serve([echo], allowedHosts === undefined ? {} : { allowedHosts });

@@ -589,6 +589,7 @@ describe('ChatPlugin: what the runtime’s server answers before the route', () 
       ),
       method: await raw(`GET /chat HTTP/1.1\r\nHost: ${host}\r\n\r\n`),
       noHost: await post(json, body('hi')),
+      emptyHost: await post(`Host:\r\n${json}`, body('hi')),
       notHttp: await raw('HELLO /chat\r\n\r\n'),
       // Headers that never end: the blank line after them never comes.
       slowHeaders: await raw(`POST /chat HTTP/1.1\r\nHost: ${host}\r\n${json}`),
@@ -617,6 +618,7 @@ describe('ChatPlugin: what the runtime’s server answers before the route', () 
       origin: [403, 'WEFT_ORIGIN_NOT_ALLOWED'],
       method: [404, 'WEFT_NOT_FOUND'],
       noHost: [400, 'WEFT_BAD_REQUEST'],
+      emptyHost: [400, 'WEFT_BAD_REQUEST'],
       notHttp: [400, 'WEFT_BAD_REQUEST'],
       slowHeaders: [408, 'WEFT_BAD_REQUEST'],
       slow: [408, 'WEFT_BAD_REQUEST'],

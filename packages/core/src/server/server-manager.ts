@@ -66,7 +66,8 @@ const IDLE_SWEEP_MS = 50;
  * fresh id per request; route handlers read the same id as `request.requestId` (middleware of
  * your own on {@link ServerManager.app} as `response.locals.requestId`), to log it or to put it
  * in their own answers. Requests whose `Host` header is not an allowed host
- * (see {@link ServerManagerConfig.allowedHosts}) are refused with 403 first, then requests from
+ * (see {@link ServerManagerConfig.allowedHosts}) are refused with 403 first (an empty `Host`,
+ * like a missing one over HTTP/1.1 or more than one, with 400 `WEFT_BAD_REQUEST`), then requests from
  * web pages of other origins (see {@link ServerManagerConfig.allowedOrigins}). Middleware added
  * to {@link ServerManager.app} before `start` runs next; then each trigger route parses its
  * JSON body, up to `bodyLimit` bytes and `maxJsonDepth` levels of nesting.
@@ -468,6 +469,18 @@ export class ServerManager implements HttpServer {
         sendError(response, {
           status: 400,
           message: `A request must carry one Host header, not ${hosts}`,
+          code: 'WEFT_BAD_REQUEST',
+          docsUrl: errorDocsUrl('WEFT_BAD_REQUEST'),
+          requestId: requestIdOf(response),
+        });
+        return;
+      }
+      // A Host header with nothing in it names no host: as malformed as a missing one, whatever
+      // the allowed hosts and the HTTP version.
+      if (host !== undefined && host.trim() === '') {
+        sendError(response, {
+          status: 400,
+          message: 'The Host header must name a host; it is empty',
           code: 'WEFT_BAD_REQUEST',
           docsUrl: errorDocsUrl('WEFT_BAD_REQUEST'),
           requestId: requestIdOf(response),
