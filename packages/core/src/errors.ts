@@ -262,6 +262,7 @@ export const CORE_ERRORS = {
      * @claim errors-shutting-down-during-start
      * @claim errors-shutting-down-after-failed-start
      * @claim errors-shutting-down-after-listen-failed
+     * @claim errors-shutting-down-retry-after
      */
     WEFT_SHUTTING_DOWN: {
       summary: 'The runtime is stopping (or has stopped) and accepts no new tasks.',
@@ -274,8 +275,8 @@ export const CORE_ERRORS = {
         'plugin-websocket/src/connection.ts#ChatConnection.onFrame',
       ],
       cause:
-        'a task was dispatched once `stop()` had been called (while the runtime stops, once it has stopped, or while the stop waits for a start still under way), or to a runtime whose start failed, which stops it although `stop()` was never called; or a websocket message arrived while the runtime or the websocket plugin was stopping.',
-      fix: 'during a shutdown nothing is wrong: the client should retry against another instance or after the restart. After a failed start the runtime stays stopped: fix what the start’s error named (`WEFT_START_FAILED`, or `WEFT_LISTEN_FAILED` when the HTTP server could not listen) and create a new runtime with `Runtime.init`.',
+        'a task was dispatched once `stop()` had been called (while the runtime stops, once it has stopped, or while the stop waits for a start still under way), or to a runtime whose start failed, which stops it although `stop()` was never called; or a websocket message arrived while the runtime or the websocket plugin was stopping. A route that lets the error through is answered `503` with `Retry-After: 5`.',
+      fix: 'during a shutdown nothing is wrong: the client should retry after the `Retry-After` seconds, against another instance or after the restart. After a failed start the runtime stays stopped: fix what the start’s error named (`WEFT_START_FAILED`, or `WEFT_LISTEN_FAILED` when the HTTP server could not listen) and create a new runtime with `Runtime.init`.',
     },
     /**
      * @claim errors-queue-full-coordinator
@@ -303,7 +304,7 @@ export const CORE_ERRORS = {
       raisedBy: 'the scheduler, when the runtime stops',
       raisers: ['core/src/scheduler/scheduler.ts#Scheduler.stop'],
       cause:
-        'the runtime stopped in `cancel` mode, a draining stop ran out of `shutdownTimeoutMs`, or the runtime stopped before it was running (its start failed or was stopped, or it was never started), which cancels the tasks dispatched meanwhile. A task still waiting in the queue is rejected with this error, with status `503`, which a route trigger that lets it through answers as `503`. A running task is not rejected: its signal is aborted with this error as the reason, and `dispatch` resolves with the task, whose status is `cancelled`.',
+        'the runtime stopped in `cancel` mode, a draining stop ran out of `shutdownTimeoutMs`, or the runtime stopped before it was running (its start failed or was stopped, or it was never started), which cancels the tasks dispatched meanwhile. A task still waiting in the queue is rejected with this error, with status `503`, which a route trigger that lets it through answers as `503` with `Retry-After: 5`. A running task is not rejected: its signal is aborted with this error as the reason, and `dispatch` resolves with the task, whose status is `cancelled`.',
       fix: 'expected during shutdown. Raise `shutdownTimeoutMs` if tasks are cut short in normal restarts.',
     },
     /**
@@ -317,7 +318,7 @@ export const CORE_ERRORS = {
         '`Runtime.dispatch` and `Runtime.accept` (the coordinator’s `admit`), the scheduler (its `acquire`); `@weft/plugin-websocket` passes the `admit` one on as an `error` frame, with a generic message and the request id under which the log has the details',
       raisers: ['core/src/scheduler/bounded-coordinator.ts#BoundedCoordinator.timedOut'],
       cause:
-        'the runtime’s `coordinator` did not record a new task within `options.coordinatorTimeoutMs` (15 s by default), or did not grant the space of a waiting task within `options.coordinatorAcquireTimeoutMs` (15 minutes by default). The message names the coordinator, the space and the option. The task was not accepted, or its space’s waiting tasks fail, and none of them runs here: a ticket the coordinator hands out after the deadline is given back (with `@weft/coordinator-postgres`, a ticket whose row was written after the instance lost its lock connection cannot be given back, and another instance, or this one once reconnected, runs that task; see [Scaling out](../guides/scaling-out.md)). HTTP triggers answer 503 without the details, which go to the log. Nothing needs restarting: the next task calls the coordinator again, and runs once it answers.',
+        'the runtime’s `coordinator` did not record a new task within `options.coordinatorTimeoutMs` (15 s by default), or did not grant the space of a waiting task within `options.coordinatorAcquireTimeoutMs` (15 minutes by default). The message names the coordinator, the space and the option. The task was not accepted, or its space’s waiting tasks fail, and none of them runs here: a ticket the coordinator hands out after the deadline is given back (with `@weft/coordinator-postgres`, a ticket whose row was written after the instance lost its lock connection cannot be given back, and another instance, or this one once reconnected, runs that task; see [Scaling out](../guides/scaling-out.md)). HTTP triggers answer 503 with `Retry-After: 5` and without the details, which go to the log. Nothing needs restarting: the next task calls the coordinator again, and runs once it answers.',
       fix: 'retry the request shortly. If it lasts, find out why the coordinator hangs (its logs, the store it uses, a connection pool that is used up); raise the option if it legitimately needs longer.',
     },
     /** @claim errors-task-timeout-names-activity */

@@ -85,7 +85,9 @@ const IDLE_SWEEP_MS = 50;
  * phrase (`WEFT_INTERNAL` for a plain 500) and the full error is logged with the request id.
  * The one exception is a full queue or a runtime shutting down (503 `WEFT_QUEUE_FULL`,
  * `WEFT_SHUTTING_DOWN`), whose messages the core writes from constants and tell a client to
- * try again later; a full queue's answer also carries `Retry-After: 5`. The runtime only starts the server when some plugin has a route.
+ * try again later. Every `503` or `429` answer to a WeftError, a plugin's or a coordinator's
+ * included, carries `Retry-After: 5`. The runtime only starts the server when some plugin has a
+ * route.
  *
  * @example
  * ```ts
@@ -581,7 +583,7 @@ export class ServerManager implements HttpServer {
       response.end();
       return;
     }
-    // Whatever route let the full queue's error through, its client learns when to come back.
+    // Whatever route let a 503 or 429 WeftError through, its client learns when to come back.
     const retryAfter = retryAfterOf(error, answer);
     if (retryAfter !== undefined) response.set('Retry-After', retryAfter);
     sendError(response, answer);
