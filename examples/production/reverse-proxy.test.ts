@@ -133,7 +133,7 @@ describe('behind a reverse proxy that passes Host on', () => {
     return proxy;
   }
 
-  it("refuses the upstream's name that a proxy sends as Host, nginx's default, until allowedHosts lists it, and takes an upstream's IP address unlisted [claim:prod-allowed-hosts-upstream-name]", async () => {
+  it("refuses the upstream's name that a proxy sends as Host, nginx's default, until allowedHosts lists it, and takes an upstream's IP address unlisted [claim:prod-allowed-hosts-upstream-name] [claim:cfg-allowed-hosts-upstream-name] [claim:trig-allowed-hosts-proxy]", async () => {
     const named = await agentBehindProxy(undefined, (port) => `agent:${port}`);
     const refused = await getThrough(named, '/healthz');
     expect(refused.status).toBe(403);
@@ -151,7 +151,7 @@ describe('behind a reverse proxy that passes Host on', () => {
     expect((await getThrough(byAddress, '/healthz')).status).toBe(200);
   });
 
-  it('refuses every forwarded request with 403 WEFT_HOST_NOT_ALLOWED on the loopback until allowedHosts lists the public name [claim:prod-allowed-hosts-behind-proxy] [claim:prod-allowed-hosts-403] [claim:errors-host-not-allowed-section]', async () => {
+  it('refuses every forwarded request with 403 WEFT_HOST_NOT_ALLOWED on the loopback until allowedHosts lists the public name [claim:prod-allowed-hosts-behind-proxy] [claim:cfg-allowed-hosts-proxy-public-name] [claim:trig-allowed-hosts-proxy] [claim:prod-allowed-hosts-403] [claim:errors-host-not-allowed-section]', async () => {
     const unlisted = await agentBehindProxy();
     const refused = await getThrough(unlisted, '/healthz');
     expect(refused.status).toBe(403);

@@ -236,7 +236,7 @@ describe('the chat route with a PostgreSQL coordinator', () => {
     expect(await postgres.sql(`SELECT ticket FROM "${schema}".tasks`)).toEqual([]);
   }, 60_000);
 
-  it('answers 503 with a WEFT_COORDINATOR_* code while the instance has lost its database, and runs no task [claim:chat-readme-coordinator-503] [claim:httpchat-503-coordinator]', async () => {
+  it('answers 503 with a WEFT_COORDINATOR_* code while the instance has lost its database, and Retry-After: 5, and runs no task [claim:chat-readme-coordinator-503] [claim:httpchat-503-coordinator] [claim:coord-readme-retry-after] [claim:errors-503-retry-after]', async () => {
     const schema = postgres.newSchema();
     let replies = 0;
     // A minute before it reconnects, so the request below meets the lost connection.
@@ -260,6 +260,8 @@ describe('the chat route with a PostgreSQL coordinator', () => {
     expect(response.status).toBe(503);
     expect(body.error.status).toBe(503);
     expect(body.error.code).toMatch(/^WEFT_COORDINATOR_/);
+    // The runtime's server tells the client when to send it again.
+    expect(response.headers.get('retry-after')).toBe('5');
     expect(replies).toBe(0);
   }, 60_000);
 
@@ -307,6 +309,7 @@ describe('the chat route with a PostgreSQL coordinator', () => {
     });
     const queued = await second;
     expect(queued.status).toBe(503);
+    expect(queued.headers.get('retry-after')).toBe('5');
     expect(await queued.json()).toMatchObject({
       error: { status: 503, code: 'WEFT_COORDINATOR_CONNECTION_LOST' },
     });
@@ -343,6 +346,7 @@ describe('the chat route with a PostgreSQL coordinator', () => {
 
     const answer = await postChat(runtime, 'r4', 'late message', 30_000);
     expect(answer.status).toBe(503);
+    expect(answer.headers.get('retry-after')).toBe('5');
     expect(await answer.json()).toMatchObject({
       error: { status: 503, code: 'WEFT_COORDINATOR_ADMIT_FAILED' },
     });
@@ -378,6 +382,7 @@ describe('the chat route with a PostgreSQL coordinator', () => {
     const started = Date.now();
     const answer = await postChat(second.runtime, 'r5', 'second message', 30_000);
     expect(answer.status).toBe(503);
+    expect(answer.headers.get('retry-after')).toBe('5');
     expect(await answer.json()).toMatchObject({
       error: { status: 503, code: 'WEFT_COORDINATOR_ACQUIRE_TIMEOUT' },
     });

@@ -3,7 +3,7 @@
  * CommonJS file, by its module resolution, read from the core's real package.json. The dist/
  * files are taken to exist wherever the manifest points, so no build is needed.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -83,4 +83,68 @@ describe('TypeScript compiling to CommonJS', () => {
     expect(declarationsFor('@weft/core/node', options)).toBe('dist/node.d.ts');
     expect(declarationsFor('@weft/core/internal', options)).toBe('dist/internal.d.ts');
   });
+});
+
+interface Manifest {
+  name: string;
+  private?: boolean;
+  exports?: Record<string, { import?: { types?: string } } | string>;
+}
+
+const PACKAGES = path.join(__dirname, '../../packages');
+const published = readdirSync(PACKAGES, { withFileTypes: true })
+  .filter((entry) => existsSync(path.join(PACKAGES, entry.name, 'package.json')))
+  .map((entry) => {
+    const text = readFileSync(path.join(PACKAGES, entry.name, 'package.json'), 'utf8');
+    return { text, manifest: JSON.parse(text) as Manifest };
+  })
+  .filter(({ manifest }) => manifest.private !== true);
+
+/**
+ * The declaration file node10 finds for `name` in `installed`, a published package's real
+ * manifest installed in the virtual project, and for a relative import (`./search.js`) of one of
+ * its declaration files; relative to the package's folder. Every file the manifest names exists.
+ */
+function node10Resolution(
+  installed: { text: string; manifest: Manifest },
+  name: string,
+  from = `${PROJECT}/consumer.cts`,
+): string | undefined {
+  const folder = `${PROJECT}/node_modules/${installed.manifest.name}/`;
+  const files = namedPaths(JSON.parse(installed.text));
+  const packageHost: ts.ModuleResolutionHost = {
+    fileExists: (file) =>
+      file === `${folder}package.json` ||
+      (file.startsWith(folder) && files.has(file.slice(folder.length))),
+    readFile: (file) => (file === `${folder}package.json` ? installed.text : undefined),
+    directoryExists: (dir) => folder.startsWith(`${dir}/`) || dir.startsWith(folder),
+  };
+  const { options } = ts.convertCompilerOptionsFromJson({ module: 'commonjs' }, PROJECT);
+  const { resolvedModule } = ts.resolveModuleName(name, from, options, packageHost);
+  return resolvedModule?.resolvedFileName.slice(folder.length);
+}
+
+describe('every published package under node10', () => {
+  it.each(published.map((entry) => [entry.manifest.name, entry] as const))(
+    '%s: each entry resolves to its ES module declarations, the copy its other entries re-export [claim:install-cts-node10]',
+    (_name, installed) => {
+      const entries = Object.entries(installed.manifest.exports ?? {}).flatMap(([key, value]) =>
+        typeof value === 'object' && value.import?.types !== undefined
+          ? [[key, value.import.types.slice(2)] as const]
+          : [],
+      );
+      expect(entries.length).toBeGreaterThan(0);
+      for (const [key, types] of entries) {
+        const specifier = `${installed.manifest.name}${key.slice(1)}`;
+        // A .d.cts copy beside the root's .d.ts declares every class a second time: a
+        // DocsSearch of '@weft/mcp-docs' was then no DocsSearch of '@weft/mcp-docs/search' (TS2719).
+        expect(node10Resolution(installed, specifier), specifier).toBe(types);
+        // What the root's declarations re-export from the entry's file (`./search.js`) is that file.
+        const rootTypes = entries.find(([entry]) => entry === '.')?.[1] as string;
+        const fromRoot = `${PROJECT}/node_modules/${installed.manifest.name}/${rootTypes}`;
+        const relative = `./${path.posix.relative(path.posix.dirname(rootTypes), types).replace(/\.d\.ts$/, '.js')}`;
+        expect(node10Resolution(installed, relative, fromRoot), relative).toBe(types);
+      }
+    },
+  );
 });

@@ -95,7 +95,7 @@ export const COORDINATOR_ERRORS = {
         'coordinator-postgres/src/coordinator.ts#PostgresSpaceCoordinator.requireSession',
       ],
       cause:
-        'the coordinator was used outside the runtime’s start and stop, or `init` was called twice. A `dispatch` or `accept` on a runtime that has not started its coordinator yet gets this, which a trigger that lets it through answers as a 503; once `stop()` was called, a dispatch gets `WEFT_SHUTTING_DOWN` instead.',
+        'the coordinator was used outside the runtime’s start and stop, or `init` was called twice. A `dispatch` or `accept` on a runtime that has not started its coordinator yet gets this, which a trigger that lets it through answers as a 503 with `Retry-After: 5`; once `stop()` was called, a dispatch gets `WEFT_SHUTTING_DOWN` instead.',
       fix: 'let the runtime start and stop the coordinator; create a new one for a new runtime.',
     },
     /**
@@ -119,7 +119,7 @@ export const COORDINATOR_ERRORS = {
       raisedBy: '`Runtime.accept` and `Runtime.dispatch` with a coordinator',
       raisers: ['coordinator-postgres/src/coordinator.ts#PostgresSpaceCoordinator.admit'],
       cause:
-        'the insert of the task’s row failed, or its answer did not come in time (`statementTimeoutMs`, and the client’s own deadline a second later), for example while the server restarts. The task was not acknowledged, and usually nothing was recorded; but when PostgreSQL wrote the row and only its answer came too late, the row holds this instance’s key, and the instance’s next sweep runs the task all the same. HTTP triggers answer 503 without the details, which go to the log.',
+        'the insert of the task’s row failed, or its answer did not come in time (`statementTimeoutMs`, and the client’s own deadline a second later), for example while the server restarts. The task was not acknowledged, and usually nothing was recorded; but when PostgreSQL wrote the row and only its answer came too late, the row holds this instance’s key, and the instance’s next sweep runs the task all the same. HTTP triggers answer 503 with `Retry-After: 5` and without the details, which go to the log.',
       fix: 'retry the request; if it lasts, check the server’s health and connection limits. A retry may run a task twice when the first attempt was written after all: give tasks that must not run twice an id of the client’s, and skip one already done.',
     },
     /**
@@ -132,7 +132,7 @@ export const COORDINATOR_ERRORS = {
       raisedBy: 'the scheduler, for a task waiting for its space',
       raisers: ['coordinator-postgres/src/coordinator.ts#PostgresSpaceCoordinator.acquire'],
       cause:
-        'this instance waited longer than `acquireTimeoutMs` (10 minutes by default) for the space’s tasks on other instances to end, or for PostgreSQL to answer its looks at the space, which it retries until then (the error’s `cause` is then the failure of the last look; a wait that ends while PostgreSQL answers has no `cause`, even when an earlier look failed). Each such wait is timed on its own, and only while none of the space’s tasks runs on this instance: a task queued behind its own instance’s tasks is not timed. The space’s tasks waiting on this instance fail, their records are removed, and HTTP triggers answer 503.',
+        'this instance waited longer than `acquireTimeoutMs` (10 minutes by default) for the space’s tasks on other instances to end, or for PostgreSQL to answer its looks at the space, which it retries until then (the error’s `cause` is then the failure of the last look; a wait that ends while PostgreSQL answers has no `cause`, even when an earlier look failed). Each such wait is timed on its own, and only while none of the space’s tasks runs on this instance: a task queued behind its own instance’s tasks is not timed. The space’s tasks waiting on this instance fail, their records are removed, and HTTP triggers answer 503 with `Retry-After: 5`.',
       fix: 'look for a task that hangs in that space (its instance’s logs); raise `acquireTimeoutMs` if tasks legitimately take that long, and keep the runtime’s `options.coordinatorAcquireTimeoutMs` (15 minutes by default) above it: otherwise the runtime stops waiting first, and the tasks fail at its deadline with [WEFT_COORDINATOR_TIMEOUT](#weft_coordinator_timeout) instead.',
     },
     /** @claim errors-coordinator-connection-lost-retry */
@@ -144,7 +144,7 @@ export const COORDINATOR_ERRORS = {
       raisers: ['coordinator-postgres/src/coordinator.ts#PostgresSpaceCoordinator.connectionLost'],
       cause:
         'the coordinator’s lock connection closed (the server restarted, a network failure, or an error recording a finished task), so PostgreSQL released this instance’s locks and whichever instance sweeps first takes its unfinished tasks over; its running tasks are aborted, its waiting ones fail with this code, and it accepts no new ones until it has reconnected, which it does by itself with a growing delay (`reconnectDelayMs`, `reconnectMaxDelayMs`). Tasks it had accepted still run, on another instance or on this one once it is back.',
-      fix: 'retry the request shortly; nothing needs restarting. A `dispatch` refused with this code may have been accepted before the connection dropped (it was waiting for its space), and then its task still runs: give tasks that must not run twice an id of the client’s, and skip one already done. A readiness probe on `checkHealth()` keeps requests away from the instance while it reconnects; see [When PostgreSQL restarts](../guides/scaling-out.md#when-postgresql-restarts).',
+      fix: 'retry the request shortly (an HTTP trigger that lets the error through answers 503 with `Retry-After: 5`); nothing needs restarting. A `dispatch` refused with this code may have been accepted before the connection dropped (it was waiting for its space), and then its task still runs: give tasks that must not run twice an id of the client’s, and skip one already done. A readiness probe on `checkHealth()` keeps requests away from the instance while it reconnects; see [When PostgreSQL restarts](../guides/scaling-out.md#when-postgresql-restarts).',
     },
   },
 } as const satisfies ErrorRegistry<PostgresSpaceCoordinatorErrorCode>;

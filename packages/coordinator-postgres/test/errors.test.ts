@@ -501,7 +501,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     }
   });
 
-  it('answers 503 with WEFT_COORDINATOR_ADMIT_FAILED and a generic message when PostgreSQL does not record the task within statementTimeoutMs, and runs nothing [claim:errors-503-sources]', async () => {
+  it('answers 503 with WEFT_COORDINATOR_ADMIT_FAILED and a generic message when PostgreSQL does not record the task within statementTimeoutMs, and runs nothing, with Retry-After: 5 [claim:errors-503-sources] [claim:errors-retry-after-429-503] [claim:coord-readme-retry-after]', async () => {
     const schema = db.newSchema();
     const { runtime, model } = await startDispatching(
       unstarted({ schema, statementTimeoutMs: 300 }),
@@ -518,6 +518,8 @@ describe('PostgresSpaceCoordinator errors', () => {
         });
         expect(Date.now() - started).toBeLessThan(5_000);
         expect(answer.status).toBe(503);
+        // The runtime's server gives every 503 WeftError, a coordinator's too, a Retry-After.
+        expect(answer.headers.get('retry-after')).toBe('5');
         const body = (await answer.json()) as {
           error: { code: string; message: string; docsUrl: string };
         };

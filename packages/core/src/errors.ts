@@ -262,6 +262,7 @@ export const CORE_ERRORS = {
      * @claim errors-shutting-down-during-start
      * @claim errors-shutting-down-after-failed-start
      * @claim errors-shutting-down-after-listen-failed
+     * @claim errors-shutting-down-retry-after
      */
     WEFT_SHUTTING_DOWN: {
       summary: 'The runtime is stopping (or has stopped) and accepts no new tasks.',
@@ -274,8 +275,8 @@ export const CORE_ERRORS = {
         'plugin-websocket/src/connection.ts#ChatConnection.onFrame',
       ],
       cause:
-        'a task was dispatched once `stop()` had been called (while the runtime stops, once it has stopped, or while the stop waits for a start still under way), or to a runtime whose start failed, which stops it although `stop()` was never called; or a websocket message arrived while the runtime or the websocket plugin was stopping.',
-      fix: 'during a shutdown nothing is wrong: the client should retry against another instance or after the restart. After a failed start the runtime stays stopped: fix what the start’s error named (`WEFT_START_FAILED`, or `WEFT_LISTEN_FAILED` when the HTTP server could not listen) and create a new runtime with `Runtime.init`.',
+        'a task was dispatched once `stop()` had been called (while the runtime stops, once it has stopped, or while the stop waits for a start still under way), or to a runtime whose start failed, which stops it although `stop()` was never called; or a websocket message arrived while the runtime or the websocket plugin was stopping. A route that lets the error through is answered `503` with `Retry-After: 5`.',
+      fix: 'during a shutdown nothing is wrong: the client should retry after the `Retry-After` seconds, against another instance or after the restart. After a failed start the runtime stays stopped: fix what the start’s error named (`WEFT_START_FAILED`, or `WEFT_LISTEN_FAILED` when the HTTP server could not listen) and create a new runtime with `Runtime.init`.',
     },
     /**
      * @claim errors-queue-full-coordinator
@@ -303,7 +304,7 @@ export const CORE_ERRORS = {
       raisedBy: 'the scheduler, when the runtime stops',
       raisers: ['core/src/scheduler/scheduler.ts#Scheduler.stop'],
       cause:
-        'the runtime stopped in `cancel` mode, a draining stop ran out of `shutdownTimeoutMs`, or the runtime stopped before it was running (its start failed or was stopped, or it was never started), which cancels the tasks dispatched meanwhile. A task still waiting in the queue is rejected with this error, with status `503`, which a route trigger that lets it through answers as `503`. A running task is not rejected: its signal is aborted with this error as the reason, and `dispatch` resolves with the task, whose status is `cancelled`.',
+        'the runtime stopped in `cancel` mode, a draining stop ran out of `shutdownTimeoutMs`, or the runtime stopped before it was running (its start failed or was stopped, or it was never started), which cancels the tasks dispatched meanwhile. A task still waiting in the queue is rejected with this error, with status `503`, which a route trigger that lets it through answers as `503` with `Retry-After: 5`. A running task is not rejected: its signal is aborted with this error as the reason, and `dispatch` resolves with the task, whose status is `cancelled`.',
       fix: 'expected during shutdown. Raise `shutdownTimeoutMs` if tasks are cut short in normal restarts.',
     },
     /**
@@ -317,7 +318,7 @@ export const CORE_ERRORS = {
         '`Runtime.dispatch` and `Runtime.accept` (the coordinator’s `admit`), the scheduler (its `acquire`); `@weft/plugin-websocket` passes the `admit` one on as an `error` frame, with a generic message and the request id under which the log has the details',
       raisers: ['core/src/scheduler/bounded-coordinator.ts#BoundedCoordinator.timedOut'],
       cause:
-        'the runtime’s `coordinator` did not record a new task within `options.coordinatorTimeoutMs` (15 s by default), or did not grant the space of a waiting task within `options.coordinatorAcquireTimeoutMs` (15 minutes by default). The message names the coordinator, the space and the option. The task was not accepted, or its space’s waiting tasks fail, and none of them runs here: a ticket the coordinator hands out after the deadline is given back (with `@weft/coordinator-postgres`, a ticket whose row was written after the instance lost its lock connection cannot be given back, and another instance, or this one once reconnected, runs that task; see [Scaling out](../guides/scaling-out.md)). HTTP triggers answer 503 without the details, which go to the log. Nothing needs restarting: the next task calls the coordinator again, and runs once it answers.',
+        'the runtime’s `coordinator` did not record a new task within `options.coordinatorTimeoutMs` (15 s by default), or did not grant the space of a waiting task within `options.coordinatorAcquireTimeoutMs` (15 minutes by default). The message names the coordinator, the space and the option. The task was not accepted, or its space’s waiting tasks fail, and none of them runs here: a ticket the coordinator hands out after the deadline is given back (with `@weft/coordinator-postgres`, a ticket whose row was written after the instance lost its lock connection cannot be given back, and another instance, or this one once reconnected, runs that task; see [Scaling out](../guides/scaling-out.md)). HTTP triggers answer 503 with `Retry-After: 5` and without the details, which go to the log. Nothing needs restarting: the next task calls the coordinator again, and runs once it answers.',
       fix: 'retry the request shortly. If it lasts, find out why the coordinator hangs (its logs, the store it uses, a connection pool that is used up); raise the option if it legitimately needs longer.',
     },
     /** @claim errors-task-timeout-names-activity */
@@ -484,7 +485,7 @@ export const CORE_ERRORS = {
         'plugin-websocket/src/upgrade-gate.ts#upgradeGate',
       ],
       cause:
-        "an HTTP request’s `Host` header names a host that is not in `server.allowedHosts` (for a websocket upgrade, the plugin’s own `allowedHosts`), or the request has none while the allowed hosts are not `true` or `'all'`. The runtime’s server refuses a missing `Host` with this code only over HTTP/1.0: an HTTP/1.1 request without it gets `400` `WEFT_BAD_REQUEST`, whatever the allowed hosts. The websocket upgrade refuses a missing `Host` with this code over HTTP/1.1 too. The server answers before any route runs, which stops a web page whose domain was pointed at your machine (DNS rebinding) from calling the agent. `localhost`, `127.0.0.1`, `::1`, the configured `host` and IP addresses are always allowed.",
+        "an HTTP request’s `Host` header names a host that is not in `server.allowedHosts` (for a websocket upgrade, the plugin’s own `allowedHosts`), or the request has none while the allowed hosts are not `true` or `'all'`. The runtime’s server refuses a missing `Host` with this code only over HTTP/1.0: an HTTP/1.1 request without it gets `400` `WEFT_BAD_REQUEST`, whatever the allowed hosts. The websocket upgrade of `@weft/plugin-websocket` answers a missing `Host` the same way. A `Host` header that is present but empty gets `400` `WEFT_BAD_REQUEST` from both, over either version. The server answers before any route runs, which stops a web page whose domain was pointed at your machine (DNS rebinding) from calling the agent. `localhost`, `127.0.0.1`, `::1`, the configured `host` and IP addresses are always allowed.",
       fix: "when the agent listens on `0.0.0.0` for remote clients, or behind a reverse proxy that passes the client’s `Host` on (whatever address the agent listens on), list the public host names clients use, such as `allowedHosts: ['agent.example.com']`; see the [configuration reference](./configuration.md#server-options).",
     },
     /**
@@ -505,6 +506,7 @@ export const CORE_ERRORS = {
      * @claim errors-bad-request-route-4xx
      * @claim errors-bad-request-4xx-hidden
      * @claim errors-missing-host
+     * @claim errors-400-empty-host
      * @claim errors-bad-request-not-object
      * @claim errors-bad-request-json-only
      * @claim errors-bad-request-empty-json
@@ -514,7 +516,7 @@ export const CORE_ERRORS = {
         'An HTTP request was malformed or too slow: bad JSON, too large, nested too deep, unreadable, or late.',
       status: [400, 408, 413, 415, 417, 431],
       raisedBy:
-        'the runtime’s HTTP server while it reads the request, and for a route’s error with a 4xx status and no code of its own, which keeps that status even when it is not one listed here (a `422`, say); the upgrade of `@weft/plugin-websocket`, for a request with more than one `Host` header',
+        'the runtime’s HTTP server while it reads the request, and for a route’s error with a 4xx status and no code of its own, which keeps that status even when it is not one listed here (a `422`, say); the upgrade of `@weft/plugin-websocket`, for an HTTP/1.1 request without a `Host` header, with an empty one or with more than one',
       raisers: [
         'core/src/server/client-errors.ts#answerClientErrors',
         'core/src/server/error-answer.ts#errorAnswer',
@@ -524,7 +526,7 @@ export const CORE_ERRORS = {
         'plugin-websocket/src/upgrade-gate.ts#upgradeGate',
       ],
       cause:
-        'an HTTP request was malformed: its body, sent as `application/json`, is not JSON of an object or array (a bare `42`, `"text"` or `null` is refused too, while an empty one, sent with `Content-Length: 0`, passes and the handler gets `{}`), is nested deeper than `server.maxJsonDepth`, is compressed but does not inflate, is larger than `server.bodyLimit` (answered `413`), or is in a charset or `Content-Encoding` the JSON parser does not decode (answered `415`); its body has chunk extensions larger than Node.js accepts (answered `413`); its headers, with its request line and so its URL, are larger than Node.js accepts (answered `431`); it is an HTTP/1.1 request whose `Expect` header does not name `100-continue` (answered `417`); its bytes are not HTTP, it is an HTTP/1.1 request without a `Host` header, or it carries more than one `Host` header; a path segment that a route’s `:name` captures is not valid percent-encoding (`Failed to decode param`); or it took longer to arrive than `server.headersTimeout` or `server.requestTimeout` (answered `408`). A route that sets its own `invalidBodyCode`, such as `@weft/plugin-chat`’s, answers a body that is not JSON of an object or array or nests too deep with that code instead (`WEFT_CHAT_INVALID_REQUEST`), still `400`. A body sent with another `Content-Type`, or without one, is neither parsed nor checked: the server reads it off and drops it, and the handler runs with no body. An error a route handler throws with another 4xx `status` (or `statusCode`) and no code of its own, such as a `422`, is answered with that status and this code, and with its message when it has `expose: true`; one without it, such as an API client’s error carrying the status of its own call, or made with `expose: false`, gets its status’s reason phrase in place of its message, which goes to the log (see [HTTP statuses](#http-statuses)).',
+        'an HTTP request was malformed: its body, sent as `application/json`, is not JSON of an object or array (a bare `42`, `"text"` or `null` is refused too, while an empty one, sent with `Content-Length: 0`, passes and the handler gets `{}`), is nested deeper than `server.maxJsonDepth`, is compressed but does not inflate, is larger than `server.bodyLimit` (answered `413`), or is in a charset or `Content-Encoding` the JSON parser does not decode (answered `415`); its body has chunk extensions larger than Node.js accepts (answered `413`); its headers, with its request line and so its URL, are larger than Node.js accepts (answered `431`); it is an HTTP/1.1 request whose `Expect` header does not name `100-continue` (answered `417`); its bytes are not HTTP, it is an HTTP/1.1 request without a `Host` header, its `Host` header is empty, or it carries more than one `Host` header; a path segment that a route’s `:name` captures is not valid percent-encoding (`Failed to decode param`); or it took longer to arrive than `server.headersTimeout` or `server.requestTimeout` (answered `408`). A route that sets its own `invalidBodyCode`, such as `@weft/plugin-chat`’s, answers a body that is not JSON of an object or array or nests too deep with that code instead (`WEFT_CHAT_INVALID_REQUEST`), still `400`. A body sent with another `Content-Type`, or without one, is neither parsed nor checked: the server reads it off and drops it, and the handler runs with no body. An error a route handler throws with another 4xx `status` (or `statusCode`) and no code of its own, such as a `422`, is answered with that status and this code, and with its message when it has `expose: true`; one without it, such as an API client’s error carrying the status of its own call, or made with `expose: false`, gets its status’s reason phrase in place of its message, which goes to the log (see [HTTP statuses](#http-statuses)).',
       fix: 'the client must send a valid request within the limits, without pausing halfway.',
     },
     /** @claim errors-too-many-connections */

@@ -785,13 +785,19 @@ describe('ServerManager', () => {
     });
   });
 
-  it('gives Retry-After to a full queue only, not to the other 503s of a route [claim:trig-503] [claim:errors-queue-full-retry-after]', async () => {
+  it("gives Retry-After: 5 to every 503 and 429 WeftError a route lets through, a stopping runtime and a plugin's or coordinator's code included, and none to other errors [claim:trig-503] [claim:errors-queue-full-retry-after] [claim:errors-retry-after-429-503] [claim:errors-shutting-down-retry-after]", async () => {
     const errors: Record<string, unknown> = {
-      // A stopped instance cannot say when it is back.
       '/stopping': new WeftError('WEFT_SHUTTING_DOWN', 'stopping', { status: 503, expose: true }),
+      '/coordinator': new WeftError('WEFT_COORDINATOR_TIMEOUT', 'slow', { status: 503 }),
+      // A plugin's own code, as @weft/coordinator-postgres and @weft/plugin-chat raise them.
+      '/lost': new WeftError('WEFT_COORDINATOR_CONNECTION_LOST', 'lost', { status: 503 }),
+      '/limit': new WeftError('WEFT_CHAT_TOO_MANY_TASKS', 'too many', { status: 429 }),
+      // A handler's own error may carry the status of its upstream call: no promise is made.
       '/plain': Object.assign(new Error('busy'), { status: 503 }),
-      // A full queue's code on another status is not a full queue's answer.
+      '/plain-429': Object.assign(new Error('slow down'), { status: 429, expose: true }),
+      // A full queue's code on another status is not a refusal to come back from.
       '/odd': new WeftError('WEFT_QUEUE_FULL', 'odd', { status: 500 }),
+      '/bad': new WeftError('WEFT_INVALID_SPACE', 'bad space', { status: 400 }),
     };
     const server = await serve(throwingRoutes(errors));
     const headers: Record<string, [number, string | null]> = {};
@@ -800,9 +806,14 @@ describe('ServerManager', () => {
       headers[path] = [response.status, response.headers.get('retry-after')];
     }
     expect(headers).toEqual({
-      '/stopping': [503, null],
+      '/stopping': [503, '5'],
+      '/coordinator': [503, '5'],
+      '/lost': [503, '5'],
+      '/limit': [429, '5'],
       '/plain': [503, null],
+      '/plain-429': [429, null],
       '/odd': [500, null],
+      '/bad': [400, null],
     });
   });
 
@@ -1321,6 +1332,28 @@ describe('ServerManager', () => {
                 error: { code: 'WEFT_HOST_NOT_ALLOWED', docsUrl: docsOf('WEFT_HOST_NOT_ALLOWED') },
               },
         );
+      },
+    );
+
+    it.each([undefined, true] as const)(
+      'answers a request whose Host is empty 400 in JSON, as a missing one over HTTP/1.1, over HTTP/1.1 and HTTP/1.0 (allowedHosts: %j) [claim:errors-400-empty-host] [claim:errors-400-empty-host-any-version] [claim:trig-node-refusals]',
+      async (allowedHosts) => {
+        const server = await serve([echo], allowedHosts === undefined ? {} : { allowedHosts });
+        for (const request of [
+          'GET /echo HTTP/1.1\r\nHost:\r\nConnection: close\r\n\r\n',
+          'GET /echo HTTP/1.1\r\nHost:   \r\nConnection: close\r\n\r\n',
+          'GET /echo HTTP/1.0\r\nHost:\r\n\r\n',
+        ]) {
+          expect(await rawExchange(server, request), JSON.stringify(request)).toMatchObject({
+            status: 400,
+            error: {
+              status: 400,
+              code: 'WEFT_BAD_REQUEST',
+              docsUrl: docsOf('WEFT_BAD_REQUEST'),
+              message: 'The Host header must name a host; it is empty',
+            },
+          });
+        }
       },
     );
 

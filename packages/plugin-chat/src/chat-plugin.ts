@@ -339,14 +339,13 @@ export class ChatPlugin extends Plugin {
               : `of this user (at most ${access.maxInFlightPerUser})`;
         if (limit !== undefined) {
           logger.info({ requestId, user, limit }, 'chat: too many messages in flight; refused');
-          refuse(
-            response,
-            429,
+          // Thrown, not answered here: the runtime's server answers it in the same error shape,
+          // with the Retry-After it gives every 429 and 503 WeftError.
+          throw new ChatPluginError(
             'WEFT_CHAT_TOO_MANY_TASKS',
             `Too many messages ${limit} waiting for replies; wait for a reply, then send this one again`,
-            requestId,
+            { status: 429 },
           );
-          return;
         }
         this.inFlightByConnection.set(connection, onConnection + 1);
         let task: AgentTask;

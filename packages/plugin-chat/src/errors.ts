@@ -86,7 +86,7 @@ export const CHAT_ERRORS = {
       raisedBy: 'the chat route',
       raisers: ['plugin-chat/src/chat-plugin.ts#ChatPlugin.messageRoute'],
       cause:
-        'the user sent a message while `maxInFlightPerUser` earlier messages of theirs (over any requests to this plugin) were still waiting for their tasks to end, or a keep-alive connection sent one while `maxInFlight` earlier requests of it were waiting. The message was not run.',
+        'the user sent a message while `maxInFlightPerUser` earlier messages of theirs (over any requests to this plugin) were still waiting for their tasks to end, or a keep-alive connection sent one while `maxInFlight` earlier requests of it were waiting. The message was not run, and the answer carries `Retry-After: 5`.',
       fix: 'wait for an answer before sending more, then send the message again; raise `maxInFlightPerUser` if your users really send that many at once.',
     },
     WEFT_CHAT_NO_REPLY: {

@@ -111,7 +111,7 @@ async function post(
   url: string,
   body: unknown,
   token?: string,
-): Promise<{ status: number; json: Answer }> {
+): Promise<{ status: number; json: Answer; retryAfter: string | null }> {
   const response = await fetch(url, {
     method: 'POST',
     headers: {
@@ -121,7 +121,11 @@ async function post(
     body: JSON.stringify(body),
     signal: AbortSignal.timeout(10_000),
   });
-  return { status: response.status, json: (await response.json()) as Answer };
+  return {
+    status: response.status,
+    json: (await response.json()) as Answer,
+    retryAfter: response.headers.get('retry-after'),
+  };
 }
 
 /** A POST of `body` sent as it is, with these headers: a JSON content type unless given. */
@@ -411,7 +415,7 @@ describe('ChatPlugin: limits', () => {
     );
   });
 
-  it('refuses a user past maxInFlightPerUser with 429 WEFT_CHAT_TOO_MANY_TASKS, and takes them again once a task ends [claim:httpchat-per-user] [claim:httpchat-per-user-scope] [claim:httpchat-row-429] [claim:prod-chat-caps] [claim:prod-chat-caps-refuse] [claim:chat-429] [claim:chat-option-defaults] [claim:errors-429] [claim:tsdoc-chat-per-user] [claim:tsdoc-chat-per-user-cap] [claim:errors-429-cause] [claim:obs-chat-in-flight]', async () => {
+  it('refuses a user past maxInFlightPerUser with 429 WEFT_CHAT_TOO_MANY_TASKS, and takes them again once a task ends [claim:httpchat-per-user] [claim:httpchat-per-user-scope] [claim:httpchat-row-429] [claim:prod-chat-caps] [claim:prod-chat-caps-refuse] [claim:chat-429] [claim:chat-option-defaults] [claim:errors-429] [claim:tsdoc-chat-per-user] [claim:tsdoc-chat-per-user-cap] [claim:errors-429-cause] [claim:obs-chat-in-flight] [claim:chat-429-retry-after] [claim:httpchat-429-retry-after] [claim:errors-retry-after-429-503]', async () => {
     let release: () => void = () => undefined;
     let gate = new Promise<void>((resolve) => (release = resolve));
     const { url, plugin, plans, logs } = await boot(
@@ -431,7 +435,11 @@ describe('ChatPlugin: limits', () => {
       status: 429,
       code: 'WEFT_CHAT_TOO_MANY_TASKS',
       docsUrl: 'https://weft-ai.github.io/docs/reference/errors/#weft_chat_too_many_tasks',
+      message:
+        'Too many messages of this user (at most 2) waiting for replies; wait for a reply, then send this one again [WEFT_CHAT_TOO_MANY_TASKS]',
     });
+    // When to send again: a place frees only when one of the user's tasks ends.
+    expect(third.retryAfter).toBe('5');
     // The line says which cap it met: the user's, here.
     expect(
       logs.filter((line) => line.msg === 'chat: too many messages in flight; refused'),
@@ -476,6 +484,7 @@ describe('ChatPlugin: limits', () => {
     expect(JSON.parse(first[2]?.body ?? '{}')).toMatchObject({
       error: { status: 429, code: 'WEFT_CHAT_TOO_MANY_TASKS' },
     });
+    expect(first[2]?.head).toMatch(/^retry-after: 5$/im);
     socket.write(rawPost(url, 'u3'));
     expect((await answers.next(1)).map((answer) => answer.status)).toEqual([200]);
   });
@@ -589,6 +598,7 @@ describe('ChatPlugin: what the runtime’s server answers before the route', () 
       ),
       method: await raw(`GET /chat HTTP/1.1\r\nHost: ${host}\r\n\r\n`),
       noHost: await post(json, body('hi')),
+      emptyHost: await post(`Host:\r\n${json}`, body('hi')),
       notHttp: await raw('HELLO /chat\r\n\r\n'),
       // Headers that never end: the blank line after them never comes.
       slowHeaders: await raw(`POST /chat HTTP/1.1\r\nHost: ${host}\r\n${json}`),
@@ -617,6 +627,7 @@ describe('ChatPlugin: what the runtime’s server answers before the route', () 
       origin: [403, 'WEFT_ORIGIN_NOT_ALLOWED'],
       method: [404, 'WEFT_NOT_FOUND'],
       noHost: [400, 'WEFT_BAD_REQUEST'],
+      emptyHost: [400, 'WEFT_BAD_REQUEST'],
       notHttp: [400, 'WEFT_BAD_REQUEST'],
       slowHeaders: [408, 'WEFT_BAD_REQUEST'],
       slow: [408, 'WEFT_BAD_REQUEST'],

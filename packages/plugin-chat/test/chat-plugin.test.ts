@@ -1439,7 +1439,7 @@ describe("ChatPlugin's 503 answers", () => {
     expect(model.requests).toHaveLength(4);
   });
 
-  it('answers 503 WEFT_SHUTTING_DOWN to a message sent while the runtime stops, and still answers the running one [claim:httpchat-row-503] [claim:chat-503]', async () => {
+  it('answers 503 WEFT_SHUTTING_DOWN with Retry-After: 5 to a message sent while the runtime stops, and still answers the running one [claim:httpchat-row-503] [claim:chat-503] [claim:errors-shutting-down-retry-after] [claim:errors-retry-after-429-503]', async () => {
     const { model, release } = heldModel();
     const target = await start(model);
     const running = post(target, { room: '1', user: 'ada', message: 'first' });
@@ -1447,8 +1447,8 @@ describe("ChatPlugin's 503 answers", () => {
     const stopped = target.stop();
     const refused = await post(target, { room: '2', user: 'bob', message: 'second' });
     expect(refused.status).toBe(503);
-    // No instance can say when a stopped one is back.
-    expect(refused.retryAfter).toBeNull();
+    // Another instance behind the same address, or this one restarted, may take it then.
+    expect(refused.retryAfter).toBe('5');
     expect(refused.json).toEqual({
       error: {
         status: 503,
@@ -1464,7 +1464,7 @@ describe("ChatPlugin's 503 answers", () => {
     expect(model.requests).toHaveLength(2);
   });
 
-  it('answers 503 WEFT_TASK_CANCELLED to a message still queued when a stop cancels it, and 502 cancelled to the running one [claim:httpchat-row-503] [claim:chat-503]', async () => {
+  it('answers 503 WEFT_TASK_CANCELLED with Retry-After: 5 to a message still queued when a stop cancels it, and 502 cancelled to the running one [claim:httpchat-row-503] [claim:chat-503] [claim:errors-503-retry-after]', async () => {
     const { model } = heldModel();
     const target = await start(model, { shutdown: 'cancel' });
     const running = post(target, { room: '1', user: 'ada', message: 'first' });
@@ -1480,6 +1480,7 @@ describe("ChatPlugin's 503 answers", () => {
     });
     const dropped = await queued;
     expect(dropped.status).toBe(503);
+    expect(dropped.retryAfter).toBe('5');
     expect(dropped.json).toEqual({
       error: {
         status: 503,

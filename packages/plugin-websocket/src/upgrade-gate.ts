@@ -52,7 +52,8 @@ export interface Admission {
 
 /**
  * Builds the gate for one plugin's options. An upgrade request passes its checks in order: the
- * path, the handshake itself ({@link handshakeProblem}), the `Host` header (exactly one, against DNS rebinding), the
+ * path, the handshake itself ({@link handshakeProblem}), the `Host` header (exactly one, not empty,
+ * present over HTTP/1.1, and an allowed host, against DNS rebinding), the
  * `Origin` header (cross-site pages), the connection cap, and the user's `authenticate` hook
  * under a deadline, which must name a user unless `trustClientUser` is on. Refusals answer plain
  * HTTP, so a refused client never holds a websocket.
@@ -101,7 +102,17 @@ export function upgradeGate(
     if (hosts > 1) {
       return refuse(400, 'WEFT_BAD_REQUEST', `A request must carry one Host header, not ${hosts}`);
     }
-    if (!isAllowedHost(request.headers.host)) {
+    // As on the runtime's server: HTTP/1.1 makes Host mandatory, and an empty one names no host;
+    // either is malformed whatever the allowed hosts. HTTP/1.0 may leave it out: the host check
+    // then refuses it unless any host is allowed.
+    const host = request.headers.host;
+    if (host === undefined && isHttp11(request)) {
+      return refuse(400, 'WEFT_BAD_REQUEST', 'An HTTP/1.1 request must carry a Host header');
+    }
+    if (host !== undefined && host.trim() === '') {
+      return refuse(400, 'WEFT_BAD_REQUEST', 'The Host header must name a host; it is empty');
+    }
+    if (!isAllowedHost(host)) {
       return refuse(
         403,
         'WEFT_HOST_NOT_ALLOWED',
@@ -140,6 +151,14 @@ export function upgradeGate(
     }
     return { admitted: verdict.user === undefined ? {} : { user: verdict.user } };
   };
+}
+
+/** Whether the request speaks HTTP/1.1 or later, which makes `Host` mandatory. */
+function isHttp11(request: IncomingMessage): boolean {
+  return (
+    request.httpVersionMajor > 1 ||
+    (request.httpVersionMajor === 1 && request.httpVersionMinor >= 1)
+  );
 }
 
 /** How many `Host` headers the request carried, duplicates included. */

@@ -586,6 +586,7 @@ function refuse(socket: Duplex, requestId: string, refusal: Refusal): void {
 }
 
 const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',

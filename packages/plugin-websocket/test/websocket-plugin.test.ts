@@ -623,6 +623,39 @@ describe('WebSocketPlugin upgrade checks', () => {
     expect(client.socket.readyState).toBe(client.socket.OPEN);
   });
 
+  it.each([{}, { allowedHosts: true as const }])(
+    'refuses with 400 Bad Request an upgrade whose Host is empty, as the runtime server does, whatever allowedHosts says (%j) [claim:wsdoc-empty-host] [claim:wsreadme-order]',
+    async (options) => {
+      booted = await boot(options);
+      const { port } = new URL(booted.url);
+      const answerTo = (hostLine: string) =>
+        new Promise<string>((resolve) => {
+          const socket = tcpConnect(Number(port), '127.0.0.1', () =>
+            socket.write(
+              `GET /ws HTTP/1.1\r\n${hostLine}Connection: Upgrade\r\nUpgrade: websocket\r\n` +
+                'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+            ),
+          );
+          let text = '';
+          socket.setEncoding('utf8');
+          socket.on('data', (chunk: string) => (text += chunk));
+          socket.on('error', () => undefined);
+          socket.on('close', () => resolve(text));
+        });
+      for (const [hostLine, message] of [
+        ['Host:\r\n', 'The Host header must name a host; it is empty'],
+        ['Host:   \r\n', 'The Host header must name a host; it is empty'],
+      ] as const) {
+        const answer = await answerTo(hostLine);
+        expect(answer, JSON.stringify(hostLine)).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+        expect(JSON.parse(answer.split('\r\n\r\n')[1] ?? '')).toMatchObject({
+          error: { status: 400, code: 'WEFT_BAD_REQUEST', message },
+        });
+      }
+      expect(booted.plugin.connectionCount).toBe(0);
+    },
+  );
+
   it('refuses with 403 a version 8 handshake whose Sec-WebSocket-Origin is not allowed, and logs that origin [claim:wsdoc-origin]', async () => {
     booted = await boot({ allowedOrigins: ['https://chat.example.com'] });
     const { port } = new URL(booted.url);
@@ -696,7 +729,7 @@ describe('WebSocketPlugin upgrade checks', () => {
     ).toMatchObject({ status: 403, body: { error: { code: 'WEFT_HOST_NOT_ALLOWED' } } });
   });
 
-  it('refuses an upgrade without a Host header with 403 WEFT_HOST_NOT_ALLOWED over HTTP/1.1 as over HTTP/1.0, unless allowedHosts is true [claim:errors-host-missing-websocket]', async () => {
+  it('refuses an upgrade without a Host header with 400 WEFT_BAD_REQUEST over HTTP/1.1 whatever allowedHosts says, and with 403 WEFT_HOST_NOT_ALLOWED over HTTP/1.0 unless allowedHosts is true, as the runtime server does [claim:errors-host-missing-websocket] [claim:wsdoc-empty-host] [claim:wsreadme-order]', async () => {
     // Clients always send Host, so the request is written by hand.
     const upgradeWithoutHost = async (url: string, version: '1.0' | '1.1'): Promise<string> => {
       const socket = tcpConnect(Number(new URL(url).port), '127.0.0.1');
@@ -722,18 +755,25 @@ describe('WebSocketPlugin upgrade checks', () => {
       socket.destroy();
       return answer;
     };
+    const errorOf = (answer: string) =>
+      (JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: unknown }).error;
     booted = await boot();
-    for (const version of ['1.1', '1.0'] as const) {
-      const answer = await upgradeWithoutHost(booted.url, version);
-      expect(answer, version).toMatch(/^HTTP\/1\.1 403 /);
-      const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as {
-        error: Record<string, unknown>;
-      };
-      expect(body.error, version).toMatchObject({ status: 403, code: 'WEFT_HOST_NOT_ALLOWED' });
-    }
-    expect(booted.plugin.connectionCount).toBe(0);
     const anyHost = await boot({ allowedHosts: true });
-    expect(await upgradeWithoutHost(anyHost.url, '1.1')).toMatch(/^HTTP\/1\.1 101 /);
+    for (const url of [booted.url, anyHost.url]) {
+      const answer = await upgradeWithoutHost(url, '1.1');
+      expect(answer, url).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+      expect(errorOf(answer), url).toMatchObject({
+        status: 400,
+        code: 'WEFT_BAD_REQUEST',
+        message: 'An HTTP/1.1 request must carry a Host header',
+      });
+    }
+    const http10 = await upgradeWithoutHost(booted.url, '1.0');
+    expect(http10).toMatch(/^HTTP\/1\.1 403 /);
+    expect(errorOf(http10)).toMatchObject({ status: 403, code: 'WEFT_HOST_NOT_ALLOWED' });
+    expect(booted.plugin.connectionCount).toBe(0);
+    // With any host allowed, HTTP/1.0 may leave Host out.
+    expect(await upgradeWithoutHost(anyHost.url, '1.0')).toMatch(/^HTTP\/1\.1 101 /);
   });
 
   it('refuses an upgrade with two Host headers with 400 WEFT_BAD_REQUEST, as the runtime server does, whichever comes first [claim:wsdoc-duplicate-host] [claim:wsreadme-order]', async () => {

@@ -104,24 +104,28 @@ export function errorAnswer(error: unknown, requestId: string): ErrorAnswer {
 }
 
 /**
- * How many seconds the `Retry-After` of a full queue's `503` asks a client to wait. A place in
- * the queue frees only when a running task ends, and a task spends seconds on its model calls,
- * so a client that came back after the connection cap's 1 second would mostly find the queue
- * still full and add to the load.
+ * How many seconds the `Retry-After` of a `503` or `429` answer to a WeftError asks a client to
+ * wait: a full queue, a stopping runtime, a space coordinator that cannot take work now, or a
+ * plugin's own limit, such as `@weft/plugin-chat`'s messages waiting per user. A place in the
+ * queue or under a limit frees only when a running task ends, and a task spends seconds on its
+ * model calls; a runtime or a database that restarts takes seconds too. A client that came back
+ * after the connection cap's 1 second would mostly be refused again and add to the load.
  */
-export const QUEUE_FULL_RETRY_AFTER_SECONDS = 5;
+export const RETRY_AFTER_SECONDS = 5;
 
 /**
- * The `Retry-After` header an error's answer carries, in seconds: a full queue's
- * (`WEFT_QUEUE_FULL`, 503) has one, other errors none.
+ * The `Retry-After` header an error's answer carries, in seconds: a WeftError answered `503`
+ * (Service Unavailable) or `429` (Too Many Requests), whichever package raised it, has
+ * {@link RETRY_AFTER_SECONDS}; other errors none, since the server cannot tell when a handler's
+ * own error, which may carry the status of its own upstream call, passes.
  *
  * @param error - The thrown value.
  * @param answer - The answer {@link errorAnswer} made of it.
  * @returns The header's value, or `undefined` for none.
  */
 export function retryAfterOf(error: unknown, answer: ErrorAnswer): string | undefined {
-  return answer.status === 503 && WeftError.is(error, 'WEFT_QUEUE_FULL')
-    ? String(QUEUE_FULL_RETRY_AFTER_SECONDS)
+  return (answer.status === 503 || answer.status === 429) && WeftError.is(error)
+    ? String(RETRY_AFTER_SECONDS)
     : undefined;
 }
 

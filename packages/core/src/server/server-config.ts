@@ -70,7 +70,11 @@ export interface ServerManagerConfig {
    * is one with a `*` (`'*.example.com'`), which is no wildcard here.
    *
    * When you listen on `0.0.0.0` or `::` for remote clients, list the public host names they
-   * use here (such as `['agent.example.com']`), or they are refused. Default: `[]`.
+   * use here (such as `['agent.example.com']`), or they are refused; so are the requests of a
+   * reverse proxy that passes the client's `Host` on, even on the loopback. A proxy that sends
+   * its upstream's name as `Host` instead (nginx's `proxy_pass http://agent:3000` sends
+   * `agent:3000`) needs that name listed; an upstream given as an IP address needs nothing.
+   * Default: `[]`.
    * @claim tsdoc-server-default-allowed-hosts
    */
   allowedHosts?: true | 'all' | readonly string[];

@@ -66,7 +66,8 @@ const IDLE_SWEEP_MS = 50;
  * fresh id per request; route handlers read the same id as `request.requestId` (middleware of
  * your own on {@link ServerManager.app} as `response.locals.requestId`), to log it or to put it
  * in their own answers. Requests whose `Host` header is not an allowed host
- * (see {@link ServerManagerConfig.allowedHosts}) are refused with 403 first, then requests from
+ * (see {@link ServerManagerConfig.allowedHosts}) are refused with 403 first (an empty `Host`,
+ * like a missing one over HTTP/1.1 or more than one, with 400 `WEFT_BAD_REQUEST`), then requests from
  * web pages of other origins (see {@link ServerManagerConfig.allowedOrigins}). Middleware added
  * to {@link ServerManager.app} before `start` runs next; then each trigger route parses its
  * JSON body, up to `bodyLimit` bytes and `maxJsonDepth` levels of nesting.
@@ -84,7 +85,9 @@ const IDLE_SWEEP_MS = 50;
  * phrase (`WEFT_INTERNAL` for a plain 500) and the full error is logged with the request id.
  * The one exception is a full queue or a runtime shutting down (503 `WEFT_QUEUE_FULL`,
  * `WEFT_SHUTTING_DOWN`), whose messages the core writes from constants and tell a client to
- * try again later; a full queue's answer also carries `Retry-After: 5`. The runtime only starts the server when some plugin has a route.
+ * try again later. Every `503` or `429` answer to a WeftError, a plugin's or a coordinator's
+ * included, carries `Retry-After: 5`. The runtime only starts the server when some plugin has a
+ * route.
  *
  * @example
  * ```ts
@@ -474,6 +477,18 @@ export class ServerManager implements HttpServer {
         });
         return;
       }
+      // A Host header with nothing in it names no host: as malformed as a missing one, whatever
+      // the allowed hosts and the HTTP version.
+      if (host !== undefined && host.trim() === '') {
+        sendError(response, {
+          status: 400,
+          message: 'The Host header must name a host; it is empty',
+          code: 'WEFT_BAD_REQUEST',
+          docsUrl: errorDocsUrl('WEFT_BAD_REQUEST'),
+          requestId: requestIdOf(response),
+        });
+        return;
+      }
       if (isAllowed(host)) {
         next();
         return;
@@ -568,7 +583,7 @@ export class ServerManager implements HttpServer {
       response.end();
       return;
     }
-    // Whatever route let the full queue's error through, its client learns when to come back.
+    // Whatever route let a 503 or 429 WeftError through, its client learns when to come back.
     const retryAfter = retryAfterOf(error, answer);
     if (retryAfter !== undefined) response.set('Retry-After', retryAfter);
     sendError(response, answer);
