@@ -99,7 +99,7 @@ const HEADER_VALUE_RULE =
  * What is wrong with a header fetch could not send, or `undefined` when it can. Checked here
  * because fetch's own error quotes the bad value, which is often a token (`authorization`), and
  * the connect error would carry it to the log; and because fetch refuses some characters, and
- * the headers it manages itself, only when it sends, so every call would fail (with `fetch
+ * the headers it sets itself or does not support, only when it sends, so every call would fail (with `fetch
  * failed`, naming nothing). The message names the header, never its value.
  */
 function unsendableHeader(name: string, value: string): string | undefined {
@@ -123,7 +123,7 @@ function unsendableHeader(name: string, value: string): string | undefined {
     FETCH_REFUSED_HEADERS.has(lower) ||
     (lower === 'connection' && !['close', 'keep-alive'].includes(sent.toLowerCase()))
   ) {
-    return `has a header ${JSON.stringify(name)} that fetch refuses to send${lower === 'connection' ? ' with a value other than `close` or `keep-alive`' : ''}: it manages that header itself`;
+    return `has a header ${JSON.stringify(name)} that fetch cannot send${lower === 'connection' ? ' with a value other than `close` or `keep-alive`' : ''}: fetch sets that header itself, or does not support it`;
   }
   return undefined;
 }
@@ -258,10 +258,11 @@ export interface McpHttpServerOptions {
   readonly url: string | URL;
   /**
    * Headers sent with every request, such as `Authorization`. A header fetch could not send (a
-   * name that is no HTTP header name, or a value with a control character other than a tab or a
-   * character beyond Latin-1, or one of the headers fetch manages itself: `connection` other than
-   * `close` or `keep-alive`, `content-length`, `expect`, `keep-alive`, `transfer-encoding`,
-   * `upgrade`) is refused, named, with `WEFT_MCP_INVALID_OPTIONS`; its value is not quoted.
+   * name that is no HTTP header name, a value with a control character other than a tab or a
+   * character beyond Latin-1, or a header fetch sets itself or does not support: `connection`
+   * other than `close` or `keep-alive`, `content-length`, `expect`, `keep-alive`,
+   * `transfer-encoding`, `upgrade`) is refused, named, with `WEFT_MCP_INVALID_OPTIONS`; its value
+   * is not quoted.
    * @claim tsdoc-mcp-headers-sendable
    */
   readonly headers?: Readonly<Record<string, string>>;

@@ -93,7 +93,7 @@ describe('McpPlugin timer options', () => {
     expect(refusal({ servers: [{ ...http, headers: { authorization: 'Bearer ok\n' } }] })).toBe('');
   });
 
-  it('refuse the headers fetch manages itself, which it refuses to send, naming them [claim:mcp-invalid-options] [claim:tsdoc-mcp-headers-sendable]', async () => {
+  it('refuse the headers fetch sets itself or does not support, which it cannot send, naming them [claim:mcp-invalid-options] [claim:tsdoc-mcp-headers-sendable]', async () => {
     // What fetch does with each: throws as it sends ("invalid upgrade header"), or, for a
     // content-length the body does not have, never completes the request.
     const answered = await new Promise<Server>((resolve) => {
@@ -127,7 +127,7 @@ describe('McpPlugin timer options', () => {
         const message = refusal({ servers: [{ ...http, headers: { [name]: value } }] });
         expect(message, name).toMatch(
           new RegExp(
-            `^McpPlugin: servers\\[0\\]\\.headers has a header "${name}" that fetch refuses to send`,
+            `^McpPlugin: servers\\[0\\]\\.headers has a header "${name}" that fetch cannot send`,
           ),
         );
         expect(message).not.toContain(value);
