@@ -78,14 +78,29 @@ const StdioServerSchema = z.strictObject({
  */
 const UNSENDABLE_HEADER_CHARACTER = /[^\t\x20-\x7e\xa0-\xff]/;
 
+/**
+ * Header names Node.js's fetch refuses to send, whatever the value: it sets them itself, or
+ * does not support them (`expect`). A `content-length` it does send, but one that differs from
+ * the body's length (as the SDK's bodies do) leaves the request hanging. `connection` is refused
+ * unless it is `close` or `keep-alive`.
+ */
+const FETCH_REFUSED_HEADERS = new Set([
+  'content-length',
+  'expect',
+  'keep-alive',
+  'transfer-encoding',
+  'upgrade',
+]);
+
 const HEADER_VALUE_RULE =
   'a value fetch can send: without a control character other than a tab (such as a NUL, a line break or an escape) or a character beyond Latin-1';
 
 /**
  * What is wrong with a header fetch could not send, or `undefined` when it can. Checked here
  * because fetch's own error quotes the bad value, which is often a token (`authorization`), and
- * the connect error would carry it to the log; and because fetch refuses some characters only
- * when it sends, so every call would fail. The message names the header, never its value.
+ * the connect error would carry it to the log; and because fetch refuses some characters, and
+ * the headers it sets itself or does not support, only when it sends, so every call would fail (with `fetch
+ * failed`, naming nothing). The message names the header, never its value.
  */
 function unsendableHeader(name: string, value: string): string | undefined {
   const headers = new Headers();
@@ -99,8 +114,16 @@ function unsendableHeader(name: string, value: string): string | undefined {
   } catch {
     return `has a value for ${JSON.stringify(name)} that is not ${HEADER_VALUE_RULE}`;
   }
-  if (UNSENDABLE_HEADER_CHARACTER.test(headers.get(name) ?? '')) {
+  const sent = headers.get(name) ?? '';
+  if (UNSENDABLE_HEADER_CHARACTER.test(sent)) {
     return `has a value for ${JSON.stringify(name)} that is not ${HEADER_VALUE_RULE}`;
+  }
+  const lower = name.toLowerCase();
+  if (
+    FETCH_REFUSED_HEADERS.has(lower) ||
+    (lower === 'connection' && !['close', 'keep-alive'].includes(sent.toLowerCase()))
+  ) {
+    return `has a header ${JSON.stringify(name)} that fetch cannot send${lower === 'connection' ? ' with a value other than `close` or `keep-alive`' : ''}: fetch sets that header itself, or does not support it`;
   }
   return undefined;
 }
@@ -235,9 +258,11 @@ export interface McpHttpServerOptions {
   readonly url: string | URL;
   /**
    * Headers sent with every request, such as `Authorization`. A header fetch could not send (a
-   * name that is no HTTP header name, or a value with a control character other than a tab or a
-   * character beyond Latin-1) is refused, named, with `WEFT_MCP_INVALID_OPTIONS`; its value is
-   * not quoted.
+   * name that is no HTTP header name, a value with a control character other than a tab or a
+   * character beyond Latin-1, or a header fetch sets itself or does not support: `connection`
+   * other than `close` or `keep-alive`, `content-length`, `expect`, `keep-alive`,
+   * `transfer-encoding`, `upgrade`) is refused, named, with `WEFT_MCP_INVALID_OPTIONS`; its value
+   * is not quoted.
    * @claim tsdoc-mcp-headers-sendable
    */
   readonly headers?: Readonly<Record<string, string>>;

@@ -229,6 +229,17 @@ function toPluginResult(
   };
 }
 
+/** ASCII whitespace, which base64 may be wrapped with and `atob` (the SDK's check) skips. */
+const BASE64_WHITESPACE = /[\t\n\f\r ]+/g;
+
+/**
+ * The size of base64 data once decoded, without decoding it: padding does not count, and nor
+ * does the whitespace of base64 wrapped in lines, which the SDK takes as `atob` does.
+ */
+function decodedBytes(base64: string): number {
+  return Buffer.byteLength(base64.replace(BASE64_WHITESPACE, ''), 'base64');
+}
+
 function toContentItem(item: CallToolResult['content'][number]): McpContentItem {
   switch (item.type) {
     case 'text':
@@ -239,8 +250,7 @@ function toContentItem(item: CallToolResult['content'][number]): McpContentItem 
       return {
         type: item.type,
         mimeType: item.mimeType,
-        // The decoded size, without decoding: padding does not count.
-        bytes: Buffer.byteLength(item.data, 'base64'),
+        bytes: decodedBytes(item.data),
       };
     case 'resource':
       return 'text' in item.resource

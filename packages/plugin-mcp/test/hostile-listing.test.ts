@@ -245,6 +245,27 @@ describe('McpPlugin against a tool whose input schema is a $ref bomb', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
+  it('takes an input schema of 5000 parts and refuses one of 5001 [claim:mcp-schema-parts-bound]', () => {
+    /** An object of `count` string properties: itself, its properties map and one part each. */
+    const flat = (count: number) => ({
+      type: 'object',
+      properties: Object.fromEntries(
+        Array.from({ length: count }, (_, index) => [`p${index}`, { type: 'string' }]),
+      ),
+    });
+    expect(() =>
+      inputSchemaOf('s', { name: 'wide', inputSchema: flat(4998) } as never),
+    ).not.toThrow();
+    let refusal: unknown;
+    try {
+      inputSchemaOf('s', { name: 'wide', inputSchema: flat(4999) } as never);
+    } catch (error) {
+      refusal = error;
+    }
+    expect(WeftError.is(refusal, 'WEFT_MCP_UNSUPPORTED_SCHEMA')).toBe(true);
+    expect((refusal as Error).message).toContain('has more than 5000 parts');
+  });
+
   it('takes a schema that refers to itself, and one whose written-out form stays small [claim:mcp-schema-parts-bound]', async () => {
     const recursive = {
       type: 'object',

@@ -36,6 +36,15 @@ afterEach(async () => {
   server = undefined;
 });
 
+/** 300 bytes in base64 (400 characters), in lines of 76 characters with CRLF between them. */
+const WRAPPED_BASE64 = Buffer.alloc(300, 7)
+  .toString('base64')
+  .replace(/.{76}(?=.)/g, '$&\r\n');
+/** The same 300 bytes in base64, a space after every 4 characters. */
+const SPACED_BASE64 = Buffer.alloc(300, 7)
+  .toString('base64')
+  .replace(/.{4}(?=.)/g, '$& ');
+
 const plan = (...tools: string[]) => ({
   steps: tools.map((tool) => ({ pluginId: 'mcp', action: `web.${tool}` })),
 });
@@ -122,6 +131,10 @@ describe('McpPlugin over streamable HTTP', () => {
             // 'hello' in base64, with its padding: 5 bytes.
             { type: 'image', data: 'aGVsbG8=', mimeType: 'image/png' },
             { type: 'audio', data: 'aGVsbG8h', mimeType: 'audio/wav' },
+            // 300 bytes in base64 wrapped in lines of 76 characters, as MIME writes it, and
+            // spaced: the SDK takes both, and the whitespace decodes to nothing.
+            { type: 'image', data: WRAPPED_BASE64, mimeType: 'image/png' },
+            { type: 'audio', data: SPACED_BASE64, mimeType: 'audio/wav' },
             { type: 'resource', resource: { uri: 'file:///a.txt', text: 'resource words' } },
             { type: 'resource', resource: { uri: 'file:///b.bin', blob: 'aGVsbG8=' } },
             { type: 'resource_link', uri: 'file:///c.txt', name: 'c' },
@@ -138,6 +151,8 @@ describe('McpPlugin over streamable HTTP', () => {
       { type: 'text', text: 'plain words' },
       { type: 'image', mimeType: 'image/png', bytes: 5 },
       { type: 'audio', mimeType: 'audio/wav', bytes: 6 },
+      { type: 'image', mimeType: 'image/png', bytes: 300 },
+      { type: 'audio', mimeType: 'audio/wav', bytes: 300 },
       { type: 'resource', uri: 'file:///a.txt', text: 'resource words' },
       { type: 'resource', uri: 'file:///b.bin' },
       { type: 'resource_link', uri: 'file:///c.txt', name: 'c' },

@@ -2,6 +2,8 @@
  * The options that become timers: Node.js runs a setTimeout longer than 2147483647 ms after 1 ms,
  * so such a callTimeoutMs would fail every tool call at once.
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { WeftError } from '@weft/core';
 import { describe, expect, it } from 'vitest';
 import { resolveOptions, type McpPluginOptions } from '../src/options.js';
@@ -90,6 +92,59 @@ describe('McpPlugin timer options', () => {
     // A line break at the end of a value is not inside it: fetch trims it and sends the rest.
     expect(refusal({ servers: [{ ...http, headers: { authorization: 'Bearer ok\n' } }] })).toBe('');
   });
+
+  it('refuse the headers fetch sets itself or does not support, which it cannot send, naming them [claim:mcp-invalid-options] [claim:tsdoc-mcp-headers-sendable]', async () => {
+    // What fetch does with each: throws as it sends ("invalid upgrade header"), or, for a
+    // content-length the body does not have, never completes the request.
+    const answered = await new Promise<Server>((resolve) => {
+      const listening = createServer((request, response) => {
+        request.resume();
+        request.on('end', () => response.end('ok'));
+      }).listen(0, '127.0.0.1', () => resolve(listening));
+    });
+    const url = `http://127.0.0.1:${(answered.address() as AddressInfo).port}/mcp`;
+    const refused: Record<string, string> = {
+      upgrade: 'h2c',
+      'Transfer-Encoding': 'chunked',
+      'keep-alive': 'timeout=5',
+      expect: '100-continue',
+      connection: 'upgrade',
+      'content-length': '12',
+    };
+    try {
+      for (const [name, value] of Object.entries(refused)) {
+        const sent = await fetch(url, {
+          method: 'POST',
+          body: '{"jsonrpc":"2.0"}',
+          headers: { [name]: value },
+          signal: AbortSignal.timeout(5_000),
+        }).then(
+          () => 'sent',
+          () => 'not sent',
+        );
+        expect(sent, name).toBe('not sent');
+        const http = { name: 'web', url, tools: ['read'] };
+        const message = refusal({ servers: [{ ...http, headers: { [name]: value } }] });
+        expect(message, name).toMatch(
+          new RegExp(
+            `^McpPlugin: servers\\[0\\]\\.headers has a header "${name}" that fetch cannot send`,
+          ),
+        );
+        expect(message).not.toContain(value);
+      }
+      // The values of connection fetch takes are taken.
+      for (const value of ['close', 'Keep-Alive']) {
+        const headers = { connection: value };
+        expect(
+          await fetch(url, { method: 'POST', body: '{}', headers }).then((r) => r.status),
+        ).toBe(200);
+        expect(refusal({ servers: [{ name: 'web', url, tools: ['read'], headers }] })).toBe('');
+      }
+    } finally {
+      answered.closeAllConnections();
+      await new Promise((resolve) => answered.close(resolve));
+    }
+  }, 30_000);
 
   it('refuse a url that is not http or https, a URL object included, or that holds credentials, without quoting them [claim:mcp-invalid-options] [claim:errors-mcp-server-name]', () => {
     const http = { name: 'web', tools: ['read'] };
