@@ -736,6 +736,15 @@ describe('OpenAIModelProvider', () => {
       }).catch((reason: unknown) => reason);
       expect(unwritable).toBeInstanceOf(TypeError);
       expect(OpenAIModelProviderError.is(unwritable)).toBe(false);
+      // And so does an object that contains itself.
+      const circular: Record<string, unknown> = {};
+      circular.self = circular;
+      const looped: unknown = await generate(
+        provider(),
+        {},
+        { messages: [{ role: 'user', content: circular as unknown as string }] },
+      ).catch((reason: unknown) => reason);
+      expect(looped).toBeInstanceOf(TypeError);
       // Whatever the key function would do: the body is written before the key is read, so a key
       // function that throws (or never answers) is not called for a request that cannot be sent.
       let keyReads = 0;
@@ -782,6 +791,15 @@ describe('OpenAIModelProvider', () => {
         model: 'test-model',
         messages: [{ role: 'user', content: 'hi' }],
         temperature: 0.3,
+      });
+      // A function or a symbol is sent not at all: JSON leaves it out rather than throwing.
+      server.enqueue(completion('ok'));
+      await generate(provider(), { options: { temperature: () => 1 } as never }, {
+        messages: [{ role: 'user', content: Symbol('hi') }],
+      } as never);
+      expect(server.requests[3]?.json).toEqual({
+        model: 'test-model',
+        messages: [{ role: 'user' }],
       });
     });
   });
