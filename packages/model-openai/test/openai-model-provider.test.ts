@@ -7,7 +7,7 @@ import {
 } from '@weft/core';
 import { WeftError } from '@weft/core';
 import { InMemoryMemoryProvider } from '@weft/testing';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
   OpenAIModelProvider,
   OpenAIModelProviderError,
@@ -1066,6 +1066,28 @@ describe('OpenAIModelProvider limits', () => {
       expect(error.code).toBe('WEFT_OPENAI_RESPONSE_TOO_LARGE');
     }
     expect(server.requests).toHaveLength(4);
+  });
+
+  it('keeps to totalTimeoutMs when the wall clock is set back during the call [claim:oai-total] [claim:oai-worst-case]', async () => {
+    // The second request sets the wall clock back an hour, as a time sync may: the deadline is
+    // kept on a clock that never steps, so the call still gives up when totalTimeoutMs has passed
+    // rather than making its third attempt.
+    const realNow = Date.now.bind(Date);
+    const stepBack: Handler = () => {
+      vi.spyOn(Date, 'now').mockImplementation(() => realNow() - 3_600_000);
+    };
+    onTestFinished(() => {
+      vi.restoreAllMocks();
+    });
+    server.enqueue(hang(), stepBack, hang());
+    const error = await failure(
+      generate(provider({ timeoutMs: 1_500, totalTimeoutMs: 2_500, maxRetries: 2 })),
+    );
+    expect(error.code).toBe('WEFT_OPENAI_TIMEOUT');
+    expect(error.message).toContain(
+      'gave up after 2 attempts: option "totalTimeoutMs" (2500 ms) leaves no time for another',
+    );
+    expect(server.requests).toHaveLength(2);
   });
 
   it('reads an answer within maxResponseBytes whole, multi-byte characters included [claim:mpo-max-response] [claim:oai-max-bytes]', async () => {
