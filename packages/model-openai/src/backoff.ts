@@ -2,11 +2,22 @@
 export const MAX_RETRY_DELAY_MS = 10_000;
 
 /**
+ * The three forms of an HTTP date (RFC 9110, section 5.6.7): `Sun, 06 Nov 1994 08:49:37 GMT`, the
+ * obsolete `Sunday, 06-Nov-94 08:49:37 GMT`, and asctime's `Sun Nov  6 08:49:37 1994`, which
+ * names no zone but is GMT too. Only these are read as dates: `Date.parse` also reads free text
+ * such as `soon 1` or `in a bit 5` as some date in 2001, which would retry at once.
+ */
+const IMF_OR_RFC850_DATE =
+  /^[a-z]{3,9},\s*\d{1,2}[\s-][a-z]{3}[\s-]\d{2,4}\s+\d{1,2}:\d{2}:\d{2}\s+GMT$/i;
+const ASCTIME_DATE = /^[a-z]{3}\s+[a-z]{3}\s+\d{1,2}\s+\d{1,2}:\d{2}:\d{2}\s+\d{4}$/i;
+
+/**
  * Reads a `Retry-After` header: a number of seconds (`"2"`, `"0.5"`) or an HTTP date.
  *
  * @param value - The header's value, or `null` when absent.
  * @param now - The current time in milliseconds since the epoch (for HTTP dates).
- * @returns The wait in milliseconds (never negative), or `undefined` when absent or unreadable.
+ * @returns The wait in milliseconds (never negative), or `undefined` when absent or unreadable:
+ * neither a number of seconds nor an HTTP date in one of its three forms.
  */
 export function parseRetryAfter(
   value: string | null,
@@ -16,9 +27,11 @@ export function parseRetryAfter(
   const trimmed = value.trim();
   if (trimmed === '') return undefined;
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
-  // Anything else must be an HTTP date, which always names a weekday or month.
-  if (!/[a-z]/i.test(trimmed)) return undefined;
-  const date = Date.parse(trimmed);
+  let date: number;
+  if (IMF_OR_RFC850_DATE.test(trimmed)) date = Date.parse(trimmed);
+  // asctime names no zone, which Date.parse would take for local time.
+  else if (ASCTIME_DATE.test(trimmed)) date = Date.parse(`${trimmed} GMT`);
+  else return undefined;
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);
 }

@@ -81,8 +81,9 @@ export interface RetryConfig extends AttemptConfig {
   /** The most time all attempts and waits together may take, counted from `startedAt`. */
   readonly totalTimeoutMs: number;
   /**
-   * When the call began, in milliseconds since the epoch, so that what it did before its first
-   * attempt (reading the key) counts against `totalTimeoutMs`; now when left out.
+   * When the call began, as `performance.now()` read it, so that what it did before its first
+   * attempt (reading the key) counts against `totalTimeoutMs`; now when left out. A monotonic
+   * clock, not `Date.now()`: a wall clock set back during the call must not extend it.
    */
   readonly startedAt?: number;
   /** Prefix of every error message, such as `OpenAIModelProvider "openai"`. */
@@ -239,15 +240,16 @@ export async function sendWithRetry(
   config: RetryConfig,
 ): Promise<RetriedResponse> {
   const totalAttempts = config.maxRetries + 1;
-  const deadline = (config.startedAt ?? Date.now()) + config.totalTimeoutMs;
+  const deadline = (config.startedAt ?? performance.now()) + config.totalTimeoutMs;
   // One signal of this call's own, so that its attempts and waits listen to it rather than
   // each adding a listener to a signal the caller may share with many concurrent calls.
   const signal = config.signal === undefined ? undefined : AbortSignal.any([config.signal]);
   // The status of the previous attempt's answer, for an abort that comes before the next request.
   let previousStatus: number | undefined;
   for (let attempt = 1; ; attempt++) {
-    const left = deadline - Date.now();
-    const timeoutMs = Math.max(1, Math.min(config.timeoutMs, left));
+    const left = deadline - performance.now();
+    // Whole milliseconds: the monotonic clock reads fractions, and messages quote this figure.
+    const timeoutMs = Math.max(1, Math.min(config.timeoutMs, Math.round(left)));
     const outcome = await attemptRequest(request, { ...config, timeoutMs, signal });
     if (outcome.kind === 'aborted') {
       // A signal that fired before this attempt's request went out (in the same tick as the call
@@ -306,7 +308,7 @@ export async function sendWithRetry(
     const delay = retryDelayMs(attempt, config.retryBaseDelayMs, retryAfterMs, config.random);
     // Another attempt needs some time after its wait; give up now rather than start one that
     // the deadline would cut short at once.
-    if (Date.now() + delay >= deadline) {
+    if (performance.now() + delay >= deadline) {
       throw exhaustedError(config, request, outcome, attempt, true);
     }
     previousStatus = statusOf(outcome);

@@ -105,7 +105,7 @@ export class OpenAIModelProvider extends ModelProvider {
     const abandon = new AbortController();
     this.#healthChecks.add(abandon);
     try {
-      const deadline = Date.now() + this.#options.timeoutMs;
+      const deadline = performance.now() + this.#options.timeoutMs;
       const request = await this.#buildRequest('GET', '/models', undefined, {
         deadline,
         limit: 'timeoutMs',
@@ -113,7 +113,7 @@ export class OpenAIModelProvider extends ModelProvider {
       });
       const outcome = await attemptRequest(request, {
         fetch: this.#options.fetch,
-        timeoutMs: Math.max(1, deadline - Date.now()),
+        timeoutMs: Math.max(1, Math.round(deadline - performance.now())),
         maxResponseBytes: this.#options.maxResponseBytes,
         signal: abandon.signal,
       });
@@ -150,7 +150,8 @@ export class OpenAIModelProvider extends ModelProvider {
   ): Promise<TextGenerationOutput> {
     // The call's deadline and signal cover the reading of the key too: a key function that
     // never answers must not hold the call past either.
-    const startedAt = Date.now();
+    // A monotonic clock: a wall clock set back (or forward) during the call must not move its deadline.
+    const startedAt = performance.now();
     const signal = request?.signal;
     if (signal?.aborted) throw abortedError(this.#label, signal.reason, 0);
     // Written before the key is read: a body JSON cannot write (a BigInt option, from a direct
@@ -255,7 +256,7 @@ export class OpenAIModelProvider extends ModelProvider {
 
 /** What bounds the reading of a function `apiKey`: a deadline, the option that set it, a signal. */
 interface KeyBounds {
-  /** When to stop waiting for the key, in milliseconds since the epoch. */
+  /** When to stop waiting for the key, on the clock of `performance.now()`. */
   readonly deadline: number;
   /** The option the deadline comes from, named in the error. */
   readonly limit: 'timeoutMs' | 'totalTimeoutMs';
@@ -281,7 +282,7 @@ async function readWithin(read: () => Promise<unknown>, bounds: KeyBounds): Prom
   const { signal } = bounds;
   if (signal?.aborted) return { kind: 'aborted', reason: signal.reason };
   const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(), Math.max(0, bounds.deadline - Date.now()));
+  const timer = setTimeout(() => timeout.abort(), Math.max(0, bounds.deadline - performance.now()));
   // AbortSignal.any adds no listener to the caller's signal, which many calls may share.
   const stop = signal === undefined ? timeout.signal : AbortSignal.any([signal, timeout.signal]);
   let onStop: (() => void) | undefined;

@@ -12,6 +12,16 @@ describe('parseRetryAfter', () => {
     const now = Date.parse('2025-01-01T00:00:00Z');
     expect(parseRetryAfter('Wed, 01 Jan 2025 00:00:05 GMT', now)).toBe(5_000);
     expect(parseRetryAfter('Tue, 31 Dec 2024 23:59:00 GMT', now)).toBe(0);
+    // The two other forms an HTTP date may take; asctime's names no zone and is GMT all the same.
+    expect(parseRetryAfter('Wednesday, 01-Jan-25 00:00:05 GMT', now)).toBe(5_000);
+    expect(parseRetryAfter('Wed Jan  1 00:00:05 2025', now)).toBe(5_000);
+  });
+
+  it('ignores free text that Date.parse would read as some date, so the backoff applies [claim:oai-retry-after]', () => {
+    const now = Date.parse('2025-01-01T00:00:00Z');
+    for (const value of ['soon 1', 'in a bit 5', 'tomorrow 12', 'x 2030', '1 minute']) {
+      expect(parseRetryAfter(value, now)).toBeUndefined();
+    }
   });
 
   it('ignores absent or unreadable values', () => {

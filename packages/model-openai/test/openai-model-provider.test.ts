@@ -7,7 +7,7 @@ import {
 } from '@weft/core';
 import { WeftError } from '@weft/core';
 import { InMemoryMemoryProvider } from '@weft/testing';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
   OpenAIModelProvider,
   OpenAIModelProviderError,
@@ -736,6 +736,15 @@ describe('OpenAIModelProvider', () => {
       }).catch((reason: unknown) => reason);
       expect(unwritable).toBeInstanceOf(TypeError);
       expect(OpenAIModelProviderError.is(unwritable)).toBe(false);
+      // And so does an object that contains itself.
+      const circular: Record<string, unknown> = {};
+      circular.self = circular;
+      const looped: unknown = await generate(
+        provider(),
+        {},
+        { messages: [{ role: 'user', content: circular as unknown as string }] },
+      ).catch((reason: unknown) => reason);
+      expect(looped).toBeInstanceOf(TypeError);
       // Whatever the key function would do: the body is written before the key is read, so a key
       // function that throws (or never answers) is not called for a request that cannot be sent.
       let keyReads = 0;
@@ -782,6 +791,15 @@ describe('OpenAIModelProvider', () => {
         model: 'test-model',
         messages: [{ role: 'user', content: 'hi' }],
         temperature: 0.3,
+      });
+      // A function or a symbol is sent not at all: JSON leaves it out rather than throwing.
+      server.enqueue(completion('ok'));
+      await generate(provider(), { options: { temperature: () => 1 } as never }, {
+        messages: [{ role: 'user', content: Symbol('hi') }],
+      } as never);
+      expect(server.requests[3]?.json).toEqual({
+        model: 'test-model',
+        messages: [{ role: 'user' }],
       });
     });
   });
@@ -1048,6 +1066,28 @@ describe('OpenAIModelProvider limits', () => {
       expect(error.code).toBe('WEFT_OPENAI_RESPONSE_TOO_LARGE');
     }
     expect(server.requests).toHaveLength(4);
+  });
+
+  it('keeps to totalTimeoutMs when the wall clock is set back during the call [claim:oai-total] [claim:oai-worst-case]', async () => {
+    // The second request sets the wall clock back an hour, as a time sync may: the deadline is
+    // kept on a clock that never steps, so the call still gives up when totalTimeoutMs has passed
+    // rather than making its third attempt.
+    const realNow = Date.now.bind(Date);
+    const stepBack: Handler = () => {
+      vi.spyOn(Date, 'now').mockImplementation(() => realNow() - 3_600_000);
+    };
+    onTestFinished(() => {
+      vi.restoreAllMocks();
+    });
+    server.enqueue(hang(), stepBack, hang());
+    const error = await failure(
+      generate(provider({ timeoutMs: 1_500, totalTimeoutMs: 2_500, maxRetries: 2 })),
+    );
+    expect(error.code).toBe('WEFT_OPENAI_TIMEOUT');
+    expect(error.message).toContain(
+      'gave up after 2 attempts: option "totalTimeoutMs" (2500 ms) leaves no time for another',
+    );
+    expect(server.requests).toHaveLength(2);
   });
 
   it('reads an answer within maxResponseBytes whole, multi-byte characters included [claim:mpo-max-response] [claim:oai-max-bytes]', async () => {
