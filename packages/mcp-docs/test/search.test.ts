@@ -240,7 +240,7 @@ describe('the search_docs ranking', () => {
     }
     // Only as the last word, which the reader may still be typing; with every word required.
     expect(typing.rank('loggin level')[0]?.terms).toEqual(['level']);
-    expect(typing.rank('level loggin')[0]?.terms.sort()).toEqual(['level', 'log']);
+    expect([...(typing.rank('level loggin')[0]?.terms ?? [])].sort()).toEqual(['level', 'log']);
     // Two words and no section with both: each page comes up for the one it has.
     expect(found('graceful loggin').sort()).toEqual(['/docs/logs/', '/docs/stopping/']);
     // The snippet shows the word as written.
