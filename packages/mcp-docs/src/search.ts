@@ -488,7 +488,9 @@ export class DocsSearch {
    * and not already found by `term` as a prefix.
    */
   private rootsStartedBy(word: string, term: string): string[] {
-    this.wordsWithRoots ??= [...this.rootsOfWords.keys()].sort();
+    if (this.wordsWithRoots === undefined) {
+      this.wordsWithRoots = [...this.rootsOfWords.keys()].sort();
+    }
     const sorted = this.wordsWithRoots;
     // The first word not before `word`; the words it starts follow it.
     let low = 0;
