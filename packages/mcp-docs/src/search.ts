@@ -27,7 +27,7 @@
  *   when several pages' tables define it, the page that defines the most names (a reference) is
  *   its home.
  */
-import MiniSearch, { type SearchResult } from 'minisearch';
+import MiniSearch, { type Query, type SearchResult } from 'minisearch';
 
 /** What the search needs of a page. */
 export interface SearchablePage {
@@ -377,6 +377,11 @@ export class DocsSearch {
   private readonly compoundSymbolAnchors = new Map<string, string>();
   /** The parts of pages that names' anchors point at, found on first use. */
   private readonly anchoredSections = new Map<string, PageSection | null>();
+  /**
+   * Plain words of the pages that are indexed as a shorter root ("logging" as "log"), to that
+   * root: a last word typed past the root ("loggi") starts the word but not its term.
+   */
+  private readonly rootsOfWords = new Map<string, string>();
 
   /**
    * @param pages - The pages to search.
@@ -391,7 +396,14 @@ export class DocsSearch {
       fields: ['title', 'heading', 'text'],
       storeFields: [],
       tokenize: (text) => tokenize(text),
-      processTerm,
+      processTerm: (word) => {
+        const term = processTerm(word);
+        const lower = word.toLowerCase();
+        if (term !== null && term.length < lower.length && /^[a-z]+$/.test(lower)) {
+          this.rootsOfWords.set(lower, term);
+        }
+        return term;
+      },
       searchOptions: { tokenize: (text) => tokenize(text, true), processTerm },
     });
     for (const page of pages) {
@@ -470,6 +482,34 @@ export class DocsSearch {
     }
     return text;
   }
+
+  /**
+   * The roots of the indexed words that `word` starts, where the root is shorter than `word`
+   * and not already found by `term` as a prefix.
+   */
+  private rootsStartedBy(word: string, term: string): string[] {
+    if (this.wordsWithRoots === undefined) {
+      this.wordsWithRoots = [...this.rootsOfWords.keys()].sort();
+    }
+    const sorted = this.wordsWithRoots;
+    // The first word not before `word`; the words it starts follow it.
+    let low = 0;
+    let high = sorted.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (sorted[middle]! < word) low = middle + 1;
+      else high = middle;
+    }
+    const roots = new Set<string>();
+    for (let at = low; at < sorted.length && sorted[at]!.startsWith(word); at += 1) {
+      const root = this.rootsOfWords.get(sorted[at]!)!;
+      if (!root.startsWith(term)) roots.add(root);
+    }
+    return [...roots];
+  }
+
+  /** The keys of {@link DocsSearch.rootsOfWords}, sorted, made on first use. */
+  private wordsWithRoots: string[] | undefined;
 
   /** How many pages the results name. */
   private pageCount(results: readonly SearchResult[]): number {
@@ -567,6 +607,35 @@ export class DocsSearch {
       .map(processTerm)
       .filter((term): term is string => term !== null);
     const lastTerm = terms[terms.length - 1];
+    // The words of the pages the last word starts but whose roots it runs past ("loggi" of
+    // "logging", whose term is "log"): a prefix of the term finds none of them, so their roots
+    // are looked for as well, as the last word's alternatives.
+    const typed = tokenize(query, true).filter((word) => processTerm(word) !== null);
+    const lastWord = typed[typed.length - 1]?.toLowerCase();
+    const roots =
+      lastTerm === undefined || lastWord === undefined || lastTerm.length < 3
+        ? []
+        : this.rootsStartedBy(lastWord, lastTerm);
+    /** A word of the query as MiniSearch takes it: the last one with its roots, if any. */
+    const wordQuery = ({ word, term }: { word: string; term: string }): Query =>
+      term !== lastTerm || roots.length === 0
+        ? word
+        : {
+            combineWith: 'OR',
+            queries: [
+              word,
+              // Roots as they are indexed: no ending to take off, no typo, no prefix.
+              {
+                combineWith: 'OR',
+                queries: roots,
+                processTerm: (root: string) => root,
+                fuzzy: false,
+                prefix: false,
+              },
+            ],
+          };
+    const wholeQuery = (combineWith: 'AND' | 'OR'): Query =>
+      roots.length === 0 ? query : { combineWith, queries: words.map(wordQuery) };
     const options = {
       boost: { title: 4, heading: 2, text: 1 },
       fuzzy: (term: string) => typoAllowance(term, typedLengths.get(term) ?? term.length),
@@ -580,7 +649,7 @@ export class DocsSearch {
         return definingSections?.has(id as number) === true ? weight * DEFINITION_BOOST : weight;
       },
     };
-    const fullMatches = this.index.search(query, { ...options, combineWith: 'AND' });
+    const fullMatches = this.index.search(wholeQuery('AND'), { ...options, combineWith: 'AND' });
     let results = fullMatches;
     // Too few parts have every word: then the parts with all words but one (a word outside the
     // docs' wording, as "behind" in "deploy behind nginx"), after those that have them all.
@@ -598,7 +667,7 @@ export class DocsSearch {
             // Given the terms, it would take an ending off twice ("respons" to "respon").
             queries: words.map((_, left) => ({
               combineWith: 'AND',
-              queries: words.filter((__, index) => index !== left).map(({ word }) => word),
+              queries: words.filter((__, index) => index !== left).map(wordQuery),
             })),
           },
           options,
@@ -607,7 +676,9 @@ export class DocsSearch {
         .map((result) => ({ ...result, score: result.score * NEAR_MATCH_SHARE }));
       results = [...fullMatches, ...nearMatches];
     }
-    if (results.length === 0) results = this.index.search(query, { ...options, combineWith: 'OR' });
+    if (results.length === 0) {
+      results = this.index.search(wholeQuery('OR'), { ...options, combineWith: 'OR' });
+    }
     const phrase = phraseWords(query);
     // Sorted again once the phrase bonus is in: it, and the halved scores of the parts with all
     // words but one after the full matches, change the order, and the first part of a page met

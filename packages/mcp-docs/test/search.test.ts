@@ -224,6 +224,29 @@ describe('the search_docs ranking', () => {
     ).toContain('shutdown');
   });
 
+  it('finds, as people type, a word the search keeps by its root, once the last word runs past the root [claim:mcp-docs-last-word-prefix]', () => {
+    const typing = new DocsSearch([
+      page('/docs/logs/', 'Observability', '# Observability\n\nThe logging level is set once.'),
+      page('/docs/cache/', 'Answers', '# Answers\n\nThe runtime is caching answers.'),
+      page('/docs/stopping/', 'Stopping', '# Stopping\n\nA graceful shutdown drains the queue.'),
+    ]);
+    const found = (query: string): string[] => typing.search(query).map((hit) => hit.path);
+    // "logging" is indexed as its root, "log": "loggi" and "loggin" run past it.
+    for (const partial of ['log', 'logg', 'loggi', 'loggin', 'logging']) {
+      expect(found(partial), partial).toEqual(['/docs/logs/']);
+    }
+    for (const partial of ['cachi', 'cachin', 'caching']) {
+      expect(found(partial), partial).toEqual(['/docs/cache/']);
+    }
+    // Only as the last word, which the reader may still be typing; with every word required.
+    expect(typing.rank('loggin level')[0]?.terms).toEqual(['level']);
+    expect([...(typing.rank('level loggin')[0]?.terms ?? [])].sort()).toEqual(['level', 'log']);
+    // Two words and no section with both: each page comes up for the one it has.
+    expect(found('graceful loggin').sort()).toEqual(['/docs/logs/', '/docs/stopping/']);
+    // The snippet shows the word as written.
+    expect(typing.search('loggin')[0]?.snippet).toContain('logging');
+  });
+
   it('matches only the last word as a prefix in the tier of all words but one as well [claim:mcp-docs-last-word-prefix]', () => {
     const small = new DocsSearch([
       page('/docs/stopping/', 'Stopping', '# Stopping\n\nA graceful shutdown drains the queue.'),

@@ -122,6 +122,22 @@ describe('the length bound on names', () => {
     expect(kind.text).toContain('kind');
     expect(kind.text).not.toContain('No package has the kind');
   });
+
+  it('takes a query of 300 characters and a name of 200, the figures the guide gives, and refuses one more [claim:mcp-docs-bad-input]', async () => {
+    const client = await connected();
+    const query = await call(client, 'search_docs', { query: 'a'.repeat(301) });
+    expect(query.isError).toBe(true);
+    expect(query.text).toContain('query is longer than 300 characters');
+    expect((await call(client, 'search_docs', { query: 'a'.repeat(300) })).text).not.toContain(
+      'is longer than',
+    );
+    const path = await call(client, 'read_page', { path: 'a'.repeat(201) });
+    expect(path.isError).toBe(true);
+    expect(path.text).toContain('path is longer than 200 characters');
+    expect((await call(client, 'read_page', { path: 'a'.repeat(200) })).text).not.toContain(
+      'is longer than',
+    );
+  });
 });
 
 describe("search_docs's limit", () => {

@@ -80,7 +80,7 @@ describe('weft-docs-mcp over stdio, with input no client should send', () => {
     expect(exited).toBeUndefined();
   });
 
-  it('answers a line of 1,000,000 bytes and refuses one of 1,000,001, the figure the README gives [claim:mcp-docs-readme-stdio-bound]', async () => {
+  it('answers a line of 1,000,000 bytes and refuses one of 1,000,001, the figure the README and the guide give (1 MB) [claim:mcp-docs-readme-stdio-bound] [claim:mcp-docs-stdio-long-line]', async () => {
     // A ping padded to an exact length in bytes (ASCII), newline not counted.
     const ping = (id: number, bytes: number) => {
       const bare = JSON.stringify({ jsonrpc: '2.0', id, method: 'ping', params: { pad: '' } });
