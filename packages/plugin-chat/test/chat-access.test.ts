@@ -337,6 +337,35 @@ describe('ChatPlugin: who the sender is', () => {
     expect(model.requests).toHaveLength(0);
   });
 
+  it('with trustClientUser and authenticate both, runs eve’s message as eve, whatever user her body names [claim:chat-trusts]', async () => {
+    const {
+      url,
+      plans,
+      model,
+      runtime: started,
+    } = await boot({
+      authenticate: bearer,
+      trustClientUser: true,
+    });
+    await post(url, { room: 'room-x', user: 'ada', message: PIN }, 't-ada');
+    const eve = await post(url, { room: 'room-x', user: 'ada', message: 'hello' }, 't-eve');
+    expect(eve.status).toBe(200);
+    expect(plans[1]).toContain(`Space: ${chatSpace('room-x', 'eve').id}`);
+    expect(plans[1]).not.toContain(PIN);
+    // The task names its sender eve, and the reply's prompt addresses her, not ada.
+    const triggers = await started.memory.query({
+      space: chatSpace('room-x', 'eve').id,
+      kind: 'trigger',
+    });
+    expect(triggers.map((memory) => (memory.content as { data: unknown }).data)).toEqual([
+      { room: 'room-x', user: 'eve' },
+    ]);
+    const replyPrompt = (model.requests.at(-1) ?? []).map((message) => message.content).join('\n');
+    expect(replyPrompt).toContain('hello');
+    expect(replyPrompt).toContain('"eve"');
+    expect(replyPrompt).not.toContain('"ada"');
+  });
+
   it('with trustClientUser and no authenticate, eve never sees ada’s words in the same room [claim:httpchat-room-history] [claim:httpchat-trust-client-user] [claim:httpchat-private-default] [claim:chat-spaces] [claim:chat-trusts] [claim:tsdoc-chat-room-history-default] [claim:tsdoc-chat-user-from-auth]', async () => {
     const { url, plans } = await boot({ trustClientUser: true });
     await post(url, { room: 'room-x', user: 'ada', message: PIN });
@@ -374,7 +403,8 @@ describe('ChatPlugin: shared rooms', () => {
       },
     });
     for (const room of ['room-x', 'crash', 'hang', 'odd']) {
-      const answer = await post(url, { room, user: 'eve', message: 'hello' }, 't-eve');
+      // Eve's body names ada, whom the hook lets in: the hook must be asked about eve.
+      const answer = await post(url, { room, user: 'ada', message: 'hello' }, 't-eve');
       expect(answer.status, room).toBe(403);
       expect(answer.json.error).toMatchObject({ code: 'WEFT_CHAT_ROOM_FORBIDDEN' });
     }
@@ -446,8 +476,9 @@ describe('ChatPlugin: limits', () => {
     ).toEqual([
       expect.objectContaining({ level: 30, user: 'ada', limit: 'of this user (at most 2)' }),
     ]);
-    // Another user is not held back by ada's count.
-    const eve = post(url, { room: 'r1', user: 'eve', message: 'hi' }, 't-eve');
+    // Another user is not held back by ada's count, even when her body names ada: the slot
+    // taken is the sender's.
+    const eve = post(url, { room: 'r1', user: 'ada', message: 'hi' }, 't-eve');
     release();
     expect((await first).status).toBe(200);
     expect((await second).status).toBe(200);

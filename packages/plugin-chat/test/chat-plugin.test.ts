@@ -626,6 +626,59 @@ describe('ChatPlugin', () => {
     expect(result).toEqual({ success: true, data: { text: 'tools/search failed' } });
   });
 
+  it('shows an earlier task whose failed step a reply followed as failed with the reply as its outcome, the failed step not named and its error in neither prompt [claim:chat-reply-history-failed-before-last] [claim:chat-reply-history-failures]', async () => {
+    const secret = 'upstream https://10.0.0.7/v1 refused key sk-live-123';
+    class ToolsPlugin extends Plugin {
+      readonly id = 'tools';
+      readonly description = 'Tools.';
+      override readonly executors: readonly Executor[] = [
+        {
+          action: 'search',
+          description: 'Searches.',
+          execute: async () => ({ success: false, error: secret }),
+        },
+      ];
+    }
+    const model = new ScriptedModelProvider({
+      responses: [
+        {
+          steps: [
+            { pluginId: 'tools', action: 'search' },
+            { pluginId: 'chat', action: 'reply' },
+          ],
+        },
+        CONTINUE,
+        'The search failed, sorry.',
+        PLAN,
+        'Hello again.',
+      ],
+    });
+    runtime = await Runtime.init({
+      models: [model],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [new ChatPlugin({ trustClientUser: true }), new ToolsPlugin()],
+      options: { server: { port: 0 }, logger: pino({ level: 'silent' }) },
+    });
+    await runtime.start();
+    const first = await post(runtime, { room: '42', user: 'ada', message: 'Find it' });
+    expect(first.status).toBe(200);
+    expect(first.json).toMatchObject({ status: 'failed', reply: 'The search failed, sorry.' });
+    // The review after the failed step had its error.
+    const review = (model.requests[1] ?? []).map((message) => message.content).join('\n');
+    expect(review).toContain('sk-live-123');
+    expect((await post(runtime, { room: '42', user: 'ada', message: 'Again' })).status).toBe(200);
+    const plan = (model.requests[3] ?? []).map((message) => message.content).join('\n');
+    const reply = (model.requests[4] ?? []).map((message) => message.content).join('\n');
+    for (const prompt of [plan, reply]) {
+      expect(prompt).toContain('Steps: tools/search, chat/reply\n');
+      expect(prompt).toContain(
+        'Outcome: failed; chat/reply returned {"text":"The search failed, sorry."}',
+      );
+      expect(prompt).not.toContain('tools/search failed');
+      expect(prompt).not.toContain('sk-live-123');
+    }
+  });
+
   it('answers only once the task has ended, even when that is after the server’s requestTimeout [claim:trouble-client-waits-task]', async () => {
     const slowReply = () =>
       new Promise<string>((resolve) => setTimeout(() => resolve('Late but whole.'), 1_200));
