@@ -626,7 +626,7 @@ describe('ChatPlugin', () => {
     expect(result).toEqual({ success: true, data: { text: 'tools/search failed' } });
   });
 
-  it('shows an earlier task whose failed step a reply followed as failed with the reply as its outcome, the failed step not named and its error in neither prompt [claim:chat-reply-history-failed-before-last] [claim:chat-reply-history-failures]', async () => {
+  it('shows an earlier task whose failed step a reply followed as failed with the reply as its outcome, the failed step not named and its error in neither prompt [claim:chat-reply-history-failed-before-last] [claim:chat-reply-history-failures] [claim:httpchat-reply-history-failed-before-last]', async () => {
     const secret = 'upstream https://10.0.0.7/v1 refused key sk-live-123';
     class ToolsPlugin extends Plugin {
       readonly id = 'tools';
