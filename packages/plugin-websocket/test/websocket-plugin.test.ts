@@ -913,6 +913,30 @@ describe('WebSocketPlugin upgrade checks', () => {
     );
   });
 
+  it('keeps no count per client address: one address takes every slot, with a user of its own on each connection or with none [claim:wsdoc-no-address-cap] [claim:wsreadme-no-address-cap] [claim:wsdoc-address-cap-in-proxy]', async () => {
+    // With trustClientUser and no authenticate, no connection counts for a user.
+    booted = await boot({ maxConnections: 3 });
+    for (let i = 0; i < 3; i += 1) await open(booted.url);
+    expect(booted.plugin.connectionCount).toBe(3);
+    expect(await refusedUpgrade(booted.url)).toMatchObject({ status: 503 });
+    // With authenticate naming the user of each token, only the user's own cap holds.
+    const named = await boot({
+      maxConnections: 4,
+      maxConnectionsPerUser: 2,
+      authenticate: (request) => ({
+        user: `u${new URL(request.url ?? '/', 'http://localhost').searchParams.get('u') ?? ''}`,
+      }),
+    });
+    for (const user of ['1', '1', '2', '2']) await open(`${named.url}?u=${user}`);
+    expect(named.plugin.connectionCount).toBe(4);
+    expect(await refusedUpgrade(`${named.url}?u=3`)).toMatchObject({
+      status: 503,
+      body: { error: { code: 'WEFT_WS_TOO_MANY_CONNECTIONS' } },
+    });
+    // The plugin serves plain ws://, which a public wss:// address puts behind a TLS proxy.
+    expect(named.url.startsWith('ws://')).toBe(true);
+  });
+
   it('does not count a TCP connection that has not sent its upgrade against maxConnections, and cuts it at handshakeTimeoutMs [claim:wsreadme-max-connections-tcp]', async () => {
     booted = await boot({ maxConnections: 1, handshakeTimeoutMs: 300 });
     const { port } = new URL(booted.url);
