@@ -99,7 +99,7 @@ export const WS_ERRORS = {
       ],
       cause:
         'the plugin already holds `maxConnections` connections, counting the upgrades whose `authenticate` is still running, the user `authenticate` named already holds `maxConnectionsPerUser`, or the runtime is stopping or the plugin closing.',
-      fix: 'retry later with backoff, or close another connection of the same user; raise `maxConnections` if the server has the memory for more.',
+      fix: 'retry after the answer’s `Retry-After` (5 seconds, as for the runtime server’s `503` answers), with backoff, or close another connection of the same user; raise `maxConnections` if the server has the memory for more.',
     },
     /** @claim errors-ws-upgrade-required-handshake */
     WEFT_WS_UPGRADE_REQUIRED: {

@@ -52,8 +52,9 @@ export interface Admission {
 
 /**
  * Builds the gate for one plugin's options. An upgrade request passes its checks in order: the
- * path, the handshake itself ({@link handshakeProblem}), the `Host` header (exactly one, not empty,
- * present over HTTP/1.1, and an allowed host, against DNS rebinding), the
+ * path, the HTTP version (1.1 or later, as RFC 6455 asks), the handshake itself
+ * ({@link handshakeProblem}), the `Host` header (exactly one, present, not empty, and an allowed
+ * host, against DNS rebinding), the
  * `Origin` header (cross-site pages), the connection cap, and the user's `authenticate` hook
  * under a deadline, which must name a user unless `trustClientUser` is on. Refusals answer plain
  * HTTP, so a refused client never holds a websocket.
@@ -88,6 +89,15 @@ export function upgradeGate(
         `No websocket at ${clip(path ?? request.url ?? '')}`,
       );
     }
+    // RFC 6455 asks for HTTP/1.1 or later: an HTTP/1.0 upgrade is malformed, and a 426 would invite
+    // the client to upgrade in a version that cannot.
+    if (!isHttp11(request)) {
+      return refuse(
+        400,
+        'WEFT_BAD_REQUEST',
+        `A websocket upgrade must use HTTP/1.1 or later, not HTTP/${request.httpVersionMajor}.${request.httpVersionMinor}`,
+      );
+    }
     const problem = handshakeProblem(request);
     if (problem !== undefined) {
       return refuse(
@@ -103,10 +113,10 @@ export function upgradeGate(
       return refuse(400, 'WEFT_BAD_REQUEST', `A request must carry one Host header, not ${hosts}`);
     }
     // As on the runtime's server: HTTP/1.1 makes Host mandatory, and an empty one names no host;
-    // either is malformed whatever the allowed hosts. HTTP/1.0 may leave it out: the host check
-    // then refuses it unless any host is allowed.
+    // either is malformed whatever the allowed hosts. (HTTP/1.0, which may leave it out, was
+    // refused above.)
     const host = request.headers.host;
-    if (host === undefined && isHttp11(request)) {
+    if (host === undefined) {
       return refuse(400, 'WEFT_BAD_REQUEST', 'An HTTP/1.1 request must carry a Host header');
     }
     if (host !== undefined && host.trim() === '') {
@@ -153,7 +163,7 @@ export function upgradeGate(
   };
 }
 
-/** Whether the request speaks HTTP/1.1 or later, which makes `Host` mandatory. */
+/** Whether the request speaks HTTP/1.1 or later, which a websocket upgrade needs. */
 function isHttp11(request: IncomingMessage): boolean {
   return (
     request.httpVersionMajor > 1 ||

@@ -10,7 +10,7 @@ import {
   type Trigger,
   type TriggerStart,
 } from '@weft/core';
-import { describeError, errorDocsUrl } from '@weft/core/internal';
+import { describeError, errorDocsUrl, weftRetryAfter } from '@weft/core/internal';
 import {
   CHAT_REPLY_TEMPLATE,
   ChatAccess,
@@ -572,10 +572,13 @@ function refuse(socket: Duplex, requestId: string, refusal: Refusal): void {
   // A 426 names the protocol to upgrade to, and the websocket version this server speaks.
   const upgradeTo =
     refusal.status === 426 ? 'Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\n' : '';
+  // A 503 (too many connections, or stopping) asks for the wait the runtime's server asks for.
+  const retryAfter = weftRetryAfter(refusal.status);
   socket.end(
     `HTTP/1.1 ${refusal.status} ${STATUS_TEXT[refusal.status] ?? 'Error'}\r\n` +
       'Connection: close\r\n' +
       upgradeTo +
+      (retryAfter === undefined ? '' : `Retry-After: ${retryAfter}\r\n`) +
       'Content-Type: application/json; charset=utf-8\r\n' +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
       `X-Request-Id: ${requestId}\r\n\r\n` +

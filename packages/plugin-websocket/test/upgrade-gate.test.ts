@@ -27,7 +27,14 @@ function upgrade(
 ): IncomingMessage {
   const all = { ...HANDSHAKE, ...headers };
   const rawHeaders = [...Object.entries(all).flat(), ...extraRaw];
-  return { method, url, headers: all, rawHeaders } as unknown as IncomingMessage;
+  return {
+    method,
+    url,
+    headers: all,
+    rawHeaders,
+    httpVersionMajor: 1,
+    httpVersionMinor: 1,
+  } as unknown as IncomingMessage;
 }
 
 function gate(options: WebSocketPluginOptions) {
@@ -94,6 +101,39 @@ describe('upgradeGate', () => {
         0,
       ),
     ).toEqual({ admitted: {} });
+  });
+
+  it('refuses an HTTP/1.0 upgrade with 400 WEFT_BAD_REQUEST, after the path and before the handshake, Host and authenticate [claim:wsdoc-http10] [claim:tsdoc-ws-gate-order] [claim:wsreadme-order] [claim:errors-bad-request-ws-http10]', async () => {
+    let asked = 0;
+    const check = gate({
+      allowedHosts: true,
+      authenticate: () => {
+        asked += 1;
+        return { user: 'ada' };
+      },
+    });
+    const http10 = (request: IncomingMessage): IncomingMessage =>
+      Object.assign(request, { httpVersionMinor: 0 });
+    const refusal = async (request: IncomingMessage) => {
+      const verdict = await check(request, 'r-3', 0);
+      return 'refused' in verdict ? verdict.refused : 'admitted';
+    };
+    // The path comes first.
+    expect(await refusal(http10(upgrade({ host: 'localhost' }, '/other')))).toMatchObject({
+      status: 404,
+    });
+    const refused = {
+      status: 400,
+      code: 'WEFT_BAD_REQUEST',
+      message: 'A websocket upgrade must use HTTP/1.1 or later, not HTTP/1.0',
+    };
+    // A sound handshake, a bad one, and one without Host, which HTTP/1.0 may leave out.
+    expect(await refusal(http10(upgrade({ host: 'localhost' })))).toEqual(refused);
+    expect(await refusal(http10(upgrade({ host: 'localhost' }, '/ws', 'POST')))).toEqual(refused);
+    expect(await refusal(http10(upgrade({})))).toEqual(refused);
+    expect(asked).toBe(0);
+    // The same request over HTTP/1.1 is admitted.
+    expect(await refusal(upgrade({ host: 'localhost' }))).toBe('admitted');
   });
 
   it('refuses with 426 what is not a websocket handshake, after the path and before Host, naming what is wrong [claim:tsdoc-ws-handshake-problem] [claim:tsdoc-ws-gate-order] [claim:errors-426-cause] [claim:errors-ws-upgrade-required-handshake] [claim:wsreadme-order]', async () => {

@@ -729,13 +729,17 @@ describe('WebSocketPlugin upgrade checks', () => {
     ).toMatchObject({ status: 403, body: { error: { code: 'WEFT_HOST_NOT_ALLOWED' } } });
   });
 
-  it('refuses an upgrade without a Host header with 400 WEFT_BAD_REQUEST over HTTP/1.1 whatever allowedHosts says, and with 403 WEFT_HOST_NOT_ALLOWED over HTTP/1.0 unless allowedHosts is true, as the runtime server does [claim:errors-host-missing-websocket] [claim:wsdoc-empty-host] [claim:wsreadme-order]', async () => {
+  it('refuses an upgrade without a Host header with 400 WEFT_BAD_REQUEST whatever allowedHosts says, and any HTTP/1.0 upgrade with 400 WEFT_BAD_REQUEST, Host or not, since RFC 6455 needs HTTP/1.1 [claim:errors-host-missing-websocket] [claim:wsdoc-empty-host] [claim:wsreadme-order] [claim:wsdoc-http10] [claim:errors-bad-request-ws-http10] [claim:errors-400-ws-http10]', async () => {
     // Clients always send Host, so the request is written by hand.
-    const upgradeWithoutHost = async (url: string, version: '1.0' | '1.1'): Promise<string> => {
+    const upgradeWithoutHost = async (
+      url: string,
+      version: '1.0' | '1.1',
+      host = '',
+    ): Promise<string> => {
       const socket = tcpConnect(Number(new URL(url).port), '127.0.0.1');
       socket.on('error', () => undefined);
       socket.write(
-        `GET /ws HTTP/${version}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+        `GET /ws HTTP/${version}\r\n${host}Upgrade: websocket\r\nConnection: Upgrade\r\n` +
           'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
       );
       let answer = '';
@@ -768,12 +772,28 @@ describe('WebSocketPlugin upgrade checks', () => {
         message: 'An HTTP/1.1 request must carry a Host header',
       });
     }
-    const http10 = await upgradeWithoutHost(booted.url, '1.0');
-    expect(http10).toMatch(/^HTTP\/1\.1 403 /);
-    expect(errorOf(http10)).toMatchObject({ status: 403, code: 'WEFT_HOST_NOT_ALLOWED' });
+    // HTTP/1.0 may leave Host out, but a websocket upgrade needs HTTP/1.1: with Host or without,
+    // and whatever allowedHosts says, it is refused before Host is read.
+    for (const [url, host] of [
+      [booted.url, ''],
+      [anyHost.url, ''],
+      [booted.url, 'Host: localhost\r\n'],
+      [anyHost.url, 'Host: localhost\r\n'],
+    ] as const) {
+      const http10 = await upgradeWithoutHost(url, '1.0', host);
+      expect(http10, `${url} ${host}`).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+      expect(errorOf(http10), `${url} ${host}`).toMatchObject({
+        status: 400,
+        code: 'WEFT_BAD_REQUEST',
+        message: 'A websocket upgrade must use HTTP/1.1 or later, not HTTP/1.0',
+      });
+    }
     expect(booted.plugin.connectionCount).toBe(0);
-    // With any host allowed, HTTP/1.0 may leave Host out.
-    expect(await upgradeWithoutHost(anyHost.url, '1.0')).toMatch(/^HTTP\/1\.1 101 /);
+    expect(anyHost.plugin.connectionCount).toBe(0);
+    // The same upgrade over HTTP/1.1 opens.
+    expect(await upgradeWithoutHost(anyHost.url, '1.1', 'Host: localhost\r\n')).toMatch(
+      /^HTTP\/1\.1 101 /,
+    );
   });
 
   it('refuses an upgrade with two Host headers with 400 WEFT_BAD_REQUEST, as the runtime server does, whichever comes first [claim:wsdoc-duplicate-host] [claim:wsreadme-order]', async () => {
@@ -891,6 +911,30 @@ describe('WebSocketPlugin upgrade checks', () => {
     expect(((await plain.json()) as { error: { code: string } }).error.code).toBe(
       'WEFT_WS_UPGRADE_REQUIRED',
     );
+  });
+
+  it('keeps no count per client address: one address takes every slot, with a user of its own on each connection or with none [claim:wsdoc-no-address-cap] [claim:wsreadme-no-address-cap] [claim:wsdoc-address-cap-in-proxy]', async () => {
+    // With trustClientUser and no authenticate, no connection counts for a user.
+    booted = await boot({ maxConnections: 3 });
+    for (let i = 0; i < 3; i += 1) await open(booted.url);
+    expect(booted.plugin.connectionCount).toBe(3);
+    expect(await refusedUpgrade(booted.url)).toMatchObject({ status: 503 });
+    // With authenticate naming the user of each token, only the user's own cap holds.
+    const named = await boot({
+      maxConnections: 4,
+      maxConnectionsPerUser: 2,
+      authenticate: (request) => ({
+        user: `u${new URL(request.url ?? '/', 'http://localhost').searchParams.get('u') ?? ''}`,
+      }),
+    });
+    for (const user of ['1', '1', '2', '2']) await open(`${named.url}?u=${user}`);
+    expect(named.plugin.connectionCount).toBe(4);
+    expect(await refusedUpgrade(`${named.url}?u=3`)).toMatchObject({
+      status: 503,
+      body: { error: { code: 'WEFT_WS_TOO_MANY_CONNECTIONS' } },
+    });
+    // The plugin serves plain ws://, which a public wss:// address puts behind a TLS proxy.
+    expect(named.url.startsWith('ws://')).toBe(true);
   });
 
   it('does not count a TCP connection that has not sent its upgrade against maxConnections, and cuts it at handshakeTimeoutMs [claim:wsreadme-max-connections-tcp]', async () => {

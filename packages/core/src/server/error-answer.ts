@@ -124,9 +124,20 @@ export const RETRY_AFTER_SECONDS = 5;
  * @returns The header's value, or `undefined` for none.
  */
 export function retryAfterOf(error: unknown, answer: ErrorAnswer): string | undefined {
-  return (answer.status === 503 || answer.status === 429) && WeftError.is(error)
-    ? String(RETRY_AFTER_SECONDS)
-    : undefined;
+  return WeftError.is(error) ? weftRetryAfter(answer.status) : undefined;
+}
+
+/**
+ * The `Retry-After` header of an answer with a Weft code and this status: {@link RETRY_AFTER_SECONDS}
+ * for `503` and `429`, none for any other status. The one rule behind {@link retryAfterOf}, shared
+ * with the packages that write such answers themselves, such as `@weft/plugin-websocket`'s refused
+ * upgrades.
+ *
+ * @param status - The answer's HTTP status.
+ * @returns The header's value, or `undefined` for none.
+ */
+export function weftRetryAfter(status: number): string | undefined {
+  return status === 503 || status === 429 ? String(RETRY_AFTER_SECONDS) : undefined;
 }
 
 /**
