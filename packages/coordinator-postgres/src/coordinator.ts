@@ -6,7 +6,7 @@ import {
   type SpaceGrant,
   type TaskArrival,
 } from '@weft/core';
-import { describeUnwritable } from './arrival-json.js';
+import { arrivalJson } from './arrival-json.js';
 import { PostgresSpaceCoordinatorError } from './errors.js';
 import {
   describeTarget,
@@ -178,8 +178,9 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
    * Records a task's arrival. Arrivals of one space are recorded one at a time (under a
    * transaction-level advisory lock), so tickets of a space become visible in ticket order.
    *
-   * @throws `WEFT_COORDINATOR_INVALID_ARRIVAL` (400) when the event has no JSON form or is too
-   * large for PostgreSQL to record; `WEFT_COORDINATOR_ADMIT_FAILED` (503) when recording it
+   * @throws `WEFT_COORDINATOR_INVALID_ARRIVAL` (400) when the event has no JSON form, nests its
+   * `data` or `metadata` deeper than 100 levels of objects and arrays, or is too large for
+   * PostgreSQL to record; `WEFT_COORDINATOR_ADMIT_FAILED` (503) when recording it
    * failed or its answer did not come in time (then the row may have been written after all, and
    * the task runs); `WEFT_COORDINATOR_NOT_STARTED` before `init()` or after
    * `shutdown()`, and `WEFT_COORDINATOR_CONNECTION_LOST` (503) while it reconnects.
@@ -189,16 +190,15 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
    */
   async admit(arrival: TaskArrival): Promise<number> {
     const session = this.requireSession('admit');
-    let json: string;
-    try {
-      json = JSON.stringify(arrival);
-    } catch (error) {
+    const written = arrivalJson(arrival);
+    if (!('json' in written)) {
       throw new PostgresSpaceCoordinatorError(
         'WEFT_COORDINATOR_INVALID_ARRIVAL',
-        `PostgresSpaceCoordinator.admit: the event of space "${bounded(arrival.space.id)}" cannot be recorded, since ${describeUnwritable(arrival)}; send plain JSON values.`,
-        { status: 400, cause: error },
+        `PostgresSpaceCoordinator.admit: the event of space "${bounded(arrival.space.id)}" cannot be recorded, since ${written.problem}; ${written.fix}.`,
+        { status: 400, ...(written.cause === undefined ? {} : { cause: written.cause }) },
       );
     }
+    const { json } = written;
     const space = arrival.space.id;
     this.admitting.set(space, (this.admitting.get(space) ?? 0) + 1);
     try {

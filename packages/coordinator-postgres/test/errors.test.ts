@@ -417,6 +417,38 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(error.expose).toBe(true);
   });
 
+  it('refuses an event whose data or metadata nests past 100 levels with a 400 naming the path, records nothing, and records one at the limit [claim:coord-readme-too-deep] [claim:coord-readme-too-deep-path] [claim:errors-coordinator-too-deep]', async () => {
+    const schema = db.newSchema();
+    const coordinator = await open({ schema });
+    /** `levels` objects, each holding the next under `a`: `{}` is 1 level, `{ a: {} }` is 2. */
+    const nested = (levels: number): Record<string, unknown> => {
+      let value: Record<string, unknown> = {};
+      for (let level = 1; level < levels; level += 1) value = { a: value };
+      return value;
+    };
+    const path = (root: string) => `${root}${'.a'.repeat(100)}`;
+    const cut = (whole: string) => `${whole.slice(0, 200)}… (${whole.length} characters)`;
+    const refused = [
+      await errorOf(coordinator.admit(arrival('deep', nested(101)))),
+      await errorOf(coordinator.admit({ ...arrival('deep'), metadata: nested(101) })),
+      // Far past the limit, deeper than JSON.stringify can follow on the stack.
+      await errorOf(coordinator.admit(arrival('deep', nested(200_000)))),
+    ];
+    expect(refused.map((error) => error.message)).toEqual([
+      `PostgresSpaceCoordinator.admit: the event of space "deep" cannot be recorded, since "data" nests objects and arrays deeper than the limit of 100 levels: ${cut(path('data'))} is at level 101; send flatter data. [WEFT_COORDINATOR_INVALID_ARRIVAL]`,
+      `PostgresSpaceCoordinator.admit: the event of space "deep" cannot be recorded, since "metadata" nests objects and arrays deeper than the limit of 100 levels: ${cut(path('metadata'))} is at level 101; send flatter data. [WEFT_COORDINATOR_INVALID_ARRIVAL]`,
+      `PostgresSpaceCoordinator.admit: the event of space "deep" cannot be recorded, since "data" nests objects and arrays deeper than the limit of 100 levels: ${cut(path('data'))} is at level 101; send flatter data. [WEFT_COORDINATOR_INVALID_ARRIVAL]`,
+    ]);
+    for (const error of refused) {
+      expect(error.code).toBe('WEFT_COORDINATOR_INVALID_ARRIVAL');
+      expect(error.status).toBe(400);
+    }
+    expect(await db.sql(`SELECT count(*)::int AS n FROM "${schema}".tasks`)).toEqual([{ n: 0 }]);
+    // At the limit the event is recorded, and reads back as it was sent.
+    const ticket = await coordinator.admit(arrival('deep', nested(100)));
+    expect(Number.isInteger(ticket)).toBe(true);
+  });
+
   it('refuses an event holding a circular value with a one-line message naming the field, keeping the TypeError as its cause [claim:coord-readme-no-json-form] [claim:coord-invalid-arrival-one-line] [claim:errors-coordinator-invalid-arrival-one-line]', async () => {
     const coordinator = await open();
     const data: Record<string, unknown> = { list: [1, { x: {} }] };

@@ -1135,6 +1135,50 @@ describe('ModelManager.call', () => {
     },
   );
 
+  it.each(['input', 'options', 'output'] as const)(
+    'releases the caller with the signal’s reason when an async refinement of its %s schema never settles, the provider called only for output [claim:cap-async-schema-signal]',
+    async (member) => {
+      const entered = deferred();
+      const hang = z.unknown().refine(() => {
+        entered.resolve();
+        return new Promise<boolean>(() => undefined);
+      });
+      const stuck = defineCapability({
+        id: 'stuck-check',
+        description: 'Checks one of its values with a look-up that never answers.',
+        input: member === 'input' ? hang : z.object({ text: z.string() }),
+        output: member === 'output' ? hang : z.object({ text: z.string() }),
+        ...(member === 'options' ? { config: hang } : {}),
+      });
+      let runs = 0;
+      const models = manager(
+        [
+          new TestModelProvider('alpha', {
+            capabilities: [
+              {
+                id: 'stuck-check',
+                run: async () => {
+                  runs += 1;
+                  return { text: 'ran' };
+                },
+              },
+            ],
+          }),
+        ],
+        (registry) => registry.register(stuck),
+      );
+      const controller = new AbortController();
+      const reason = new Error('the caller gave up');
+      const call = errorOf(
+        models.callDynamic('stuck-check', { text: 'x' }, { signal: controller.signal }),
+      );
+      await entered.promise;
+      controller.abort(reason);
+      expect(await call).toBe(reason);
+      expect(runs).toBe(member === 'output' ? 1 : 0);
+    },
+  );
+
   it('uses the first provider by default, the default provider when set, and request.provider above both [claim:tr-named-provider-only] [claim:cap-request-provider] [claim:cap-choose-provider] [claim:tr-provider-choice] [claim:trouble-default-provider] [claim:mpi-selection-order] [claim:mpo-id-selects] [claim:tut-default-providers] [claim:tut-first-provider] [claim:wp-routing]', async () => {
     const models = manager([
       new TestModelProvider('alpha', { capabilities: [echoText('alpha')] }),
@@ -1276,6 +1320,24 @@ describe('ModelManager errors', () => {
     const wrapped = await errorOf(wrapping.callDynamic('text-generation', hello));
     expect(wrapped.code).toBe('WEFT_PROVIDER_FAILED');
     expect(wrapped.message).toContain('"plain"');
+  });
+
+  it('releases a getObject caller with the signal’s reason when an async refinement of its schema never settles [claim:go-schema-signal]', async () => {
+    const { models, calls } = countingModels('{"a": "x"}');
+    const entered = deferred();
+    const schema = z.object({ a: z.string() }).refine(() => {
+      entered.resolve();
+      return new Promise<boolean>(() => undefined);
+    });
+    const controller = new AbortController();
+    const reason = new Error('the caller gave up');
+    const call = errorOf(
+      models.getObject({ schema, prompt: 'x', request: { signal: controller.signal } }),
+    );
+    await entered.promise;
+    controller.abort(reason);
+    expect(await call).toBe(reason);
+    expect(calls()).toBe(1);
   });
 
   it('refuses a negative getObject maxRetries with WEFT_INVALID_ARGUMENT, before any model call [claim:tsdoc-models-get-object-retries]', async () => {

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
 import {
   echoPlugin,
+  pingerPlugin,
   startedRuntime,
   plan,
   planner,
@@ -76,6 +77,23 @@ describe('dispatch', () => {
       message: 'hello',
       data: { user: 7 },
     });
+  });
+
+  it('takes a triggerId that names none of the plugin’s triggers as the label of the trigger item, for code that dispatches outside a trigger [claim:trig-trigger-id-label]', async () => {
+    // `echo` declares no trigger at all, `pinger` only the route `ping`.
+    const { runtime } = await startedRuntime({
+      plugins: [echoPlugin(), pingerPlugin()],
+      responses: planner(),
+      options: { server: { port: 0 } },
+    });
+    for (const [pluginId, triggerId] of [
+      ['echo', 'test'],
+      ['pinger', 'nightly-import'],
+    ] as const) {
+      const task = await runtime.dispatch({ pluginId, triggerId, space: 'labels' });
+      expect(task.status).toBe('completed');
+      expect(task.trigger).toMatchObject({ type: 'trigger', pluginId, action: triggerId });
+    }
   });
 
   it('keeps a Space object with its related spaces and description', async () => {

@@ -241,8 +241,8 @@ export class ModelManager {
    * {@link ModelManager.withSignal}) when it has aborted already, before the id, the input or the
    * options are checked, or, once they pass, when it aborted while they were, or, inside a task,
    * while the call waited for a slot of the provider's bulkhead: the provider is not called. A
-   * transform function whose promise has not settled when it aborts is not waited for, any more
-   * than a provider that hangs. When it aborts while the provider runs, the call waits up to 10 ms for the provider to stop and then
+   * transform function or an async schema check that has not settled when it aborts is not
+   * waited for, any more than a provider that hangs. When it aborts while the provider runs, the call waits up to 10 ms for the provider to stop and then
    * rejects with its reason, whatever the provider does: only a failure of the provider within
    * those 10 ms (one that honours the signal) is thrown instead, as any provider failure is (its
    * own WeftError as it is, another error as `WEFT_PROVIDER_FAILED`), and an answer after the
@@ -296,6 +296,7 @@ export class ModelManager {
       requested.input,
       input,
       `input for capability "${capability}" is invalid`,
+      request.signal,
     );
     // A transform function may be async: its promise is awaited, so a rejection reaches the caller
     // (rather than going unhandled while the promise itself failed the schema). It is raced with
@@ -312,6 +313,7 @@ export class ModelManager {
         served.input,
         value,
         `input for capability "${route.capability.id}" (serving "${capability}") is invalid`,
+        request.signal,
       );
     }
     let requestedOptions = request.options;
@@ -320,6 +322,7 @@ export class ModelManager {
         requested.config,
         requestedOptions ?? {},
         `options for capability "${capability}" are invalid`,
+        request.signal,
       );
     }
     if (transform?.options) {
@@ -332,6 +335,7 @@ export class ModelManager {
           served.config,
           requestedOptions ?? {},
           `options for capability "${route.capability.id}" are invalid`,
+          request.signal,
         )
       : requestedOptions;
 
@@ -386,6 +390,7 @@ export class ModelManager {
         served.output,
         output,
         `provider "${route.provider.id}" returned invalid output for capability "${route.capability.id}"`,
+        request.signal,
       );
       // The caller is typed by the capability it asked for, so an alias's answer must fit that
       // schema too, whether a transform converted it or it passes unchanged.
@@ -395,12 +400,14 @@ export class ModelManager {
           requested.output,
           await transformed(() => transform.output(answer)),
           `transform "${capability}" -> "${route.capability.id}" produced invalid output`,
+          request.signal,
         );
       } else if (served !== requested) {
         result = await parseOrThrow(
           requested.output,
           result,
           `output of capability "${route.capability.id}" (serving "${capability}") is invalid`,
+          request.signal,
         );
       }
     } catch (error) {
@@ -474,7 +481,8 @@ export class ModelManager {
    */
   async getObject<T extends z.ZodType>(config: GetObjectConfig<T>): Promise<z.output<T>> {
     // As for a capability call: once its signal has fired, nothing is checked or asked for.
-    (config.request?.signal ?? this.defaultSignal)?.throwIfAborted();
+    const signal = config.request?.signal ?? this.defaultSignal;
+    signal?.throwIfAborted();
     const schemaName = config.schemaName ?? 'object';
     // Only an absent option takes the default: a `null` from JavaScript is a mistake like `-1`.
     const maxRetries = config.maxRetries === undefined ? this.defaultMaxRetries : config.maxRetries;
@@ -505,7 +513,7 @@ export class ModelManager {
     let lastError = '';
     for (let attempt = 0; attempt <= maxRetries; attempt += 1) {
       const { text } = await this.call(TEXT_GENERATION_CAPABILITY, { messages }, request);
-      const parsed = await parseAnswer(asked.schema, text);
+      const parsed = await parseAnswer(asked.schema, text, signal);
       if (parsed.success) return asked.unwrap(parsed.data) as z.output<T>;
       lastError = parsed.error;
       this.logger?.debug({ schemaName, attempt, error: lastError }, 'getObject answer rejected');
@@ -593,10 +601,17 @@ export class ModelManager {
 /**
  * Validates a value against one of a capability's schemas. The check is asynchronous, so a
  * schema with an async refinement or transform is checked rather than making zod throw its own
- * "synchronous parse" error, which would reach the caller without a code.
+ * "synchronous parse" error, which would reach the caller without a code. The check is raced
+ * with the call's signal, as the provider is: an async refinement that never settles must not
+ * hold the caller past it.
  */
-async function parseOrThrow(schema: z.ZodType, value: unknown, what: string): Promise<unknown> {
-  const result = await schema.safeParseAsync(value);
+async function parseOrThrow(
+  schema: z.ZodType,
+  value: unknown,
+  what: string,
+  signal: AbortSignal | undefined,
+): Promise<unknown> {
+  const result = await raceAbort(schema.safeParseAsync(value), signal);
   if (result.success) return result.data;
   throw new WeftError(
     'WEFT_VALIDATION_FAILED',
@@ -663,10 +678,12 @@ function acceptsOnlyObjects(node: JsonSchemaNode, root: JsonSchemaNode, depth = 
 /**
  * Reads and validates one answer. Validation is asynchronous, so a schema with async refinements
  * or transforms works: getObject is async anyway, and `safeParse` would throw on such a schema.
+ * It is raced with the call's signal, so a refinement that never settles does not hold the caller.
  */
 async function parseAnswer<T extends z.ZodType>(
   schema: T,
   text: string,
+  signal: AbortSignal | undefined,
 ): Promise<{ success: true; data: z.output<T> } | { success: false; error: string }> {
   let json: unknown;
   try {
@@ -674,7 +691,7 @@ async function parseAnswer<T extends z.ZodType>(
   } catch (error) {
     return { success: false, error: describeError(error) };
   }
-  const result = await schema.safeParseAsync(json);
+  const result = await raceAbort(schema.safeParseAsync(json), signal);
   return result.success
     ? { success: true, data: result.data }
     : { success: false, error: z.prettifyError(result.error) };

@@ -6,7 +6,11 @@ import type { AgentTask } from '../tasks/task.js';
 export interface TriggerEvent {
   /** The plugin whose trigger fired. */
   pluginId: string;
-  /** The trigger's id. */
+  /**
+   * The id of the trigger that fired, or a label of the caller's own: it becomes the trigger
+   * item's `action`, and is not checked against the plugin's triggers, so a test or other code
+   * outside a trigger may dispatch with one such as `test`.
+   */
   triggerId: string;
   /**
    * The space id, or a space with related spaces. The id must be 1 to 200 ASCII letters, digits,
