@@ -37,6 +37,18 @@ const message = (id: string, text: string, room = 'r42', user = 'ada') => ({
   message: text,
 });
 
+/** Writes `request` as it is to the server at `port` and reads everything until it closes. */
+function rawAnswer(port: string, request: string): Promise<string> {
+  return new Promise<string>((resolve) => {
+    const socket = tcpConnect(Number(port), '127.0.0.1', () => socket.write(request));
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (text += chunk));
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve(text));
+  });
+}
+
 /** Sends `text` as one text message in `count` fragments of about equal length. */
 function sendInFragments(client: Client, text: string, count: number): void {
   const size = Math.ceil(text.length / count);
@@ -629,19 +641,11 @@ describe('WebSocketPlugin upgrade checks', () => {
       booted = await boot(options);
       const { port } = new URL(booted.url);
       const answerTo = (hostLine: string) =>
-        new Promise<string>((resolve) => {
-          const socket = tcpConnect(Number(port), '127.0.0.1', () =>
-            socket.write(
-              `GET /ws HTTP/1.1\r\n${hostLine}Connection: Upgrade\r\nUpgrade: websocket\r\n` +
-                'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
-            ),
-          );
-          let text = '';
-          socket.setEncoding('utf8');
-          socket.on('data', (chunk: string) => (text += chunk));
-          socket.on('error', () => undefined);
-          socket.on('close', () => resolve(text));
-        });
+        rawAnswer(
+          port,
+          `GET /ws HTTP/1.1\r\n${hostLine}Connection: Upgrade\r\nUpgrade: websocket\r\n` +
+            'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+        );
       for (const [hostLine, message] of [
         ['Host:\r\n', 'The Host header must name a host; it is empty'],
         ['Host:   \r\n', 'The Host header must name a host; it is empty'],
@@ -659,20 +663,12 @@ describe('WebSocketPlugin upgrade checks', () => {
   it('refuses with 403 a version 8 handshake whose Sec-WebSocket-Origin is not allowed, and logs that origin [claim:wsdoc-origin]', async () => {
     booted = await boot({ allowedOrigins: ['https://chat.example.com'] });
     const { port } = new URL(booted.url);
-    const answer = await new Promise<string>((resolve) => {
-      const socket = tcpConnect(Number(port), '127.0.0.1', () =>
-        socket.write(
-          `GET /ws HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: Upgrade\r\n` +
-            'Upgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n' +
-            'Sec-WebSocket-Version: 8\r\nSec-WebSocket-Origin: https://evil.example\r\n\r\n',
-        ),
-      );
-      let text = '';
-      socket.setEncoding('utf8');
-      socket.on('data', (chunk: string) => (text += chunk));
-      socket.on('error', () => undefined);
-      socket.on('close', () => resolve(text));
-    });
+    const answer = await rawAnswer(
+      port,
+      `GET /ws HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: Upgrade\r\n` +
+        'Upgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n' +
+        'Sec-WebSocket-Version: 8\r\nSec-WebSocket-Origin: https://evil.example\r\n\r\n',
+    );
     expect(answer).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);
     expect(JSON.parse(answer.split('\r\n\r\n')[1] ?? '')).toMatchObject({
       error: { status: 403, code: 'WEFT_WS_ORIGIN_NOT_ALLOWED' },
@@ -955,15 +951,7 @@ describe('WebSocketPlugin upgrade checks', () => {
     const handshake =
       `Host: 127.0.0.1:${port}\r\nConnection: Upgrade\r\n` +
       'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n';
-    const answerTo = (request: string) =>
-      new Promise<string>((resolve) => {
-        const socket = tcpConnect(Number(port), '127.0.0.1', () => socket.write(request));
-        let text = '';
-        socket.setEncoding('utf8');
-        socket.on('data', (chunk: string) => (text += chunk));
-        socket.on('error', () => undefined);
-        socket.on('close', () => resolve(text));
-      });
+    const answerTo = (request: string) => rawAnswer(port, request);
     const requests = [
       `GET /ws HTTP/1.1\r\n${handshake}Upgrade: h2c\r\nSec-WebSocket-Version: 13\r\n\r\n`,
       `POST /ws HTTP/1.1\r\n${handshake}Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\n\r\n`,
@@ -1951,20 +1939,12 @@ describe('WebSocketPlugin defaults', () => {
     booted = await boot();
     const { port } = new URL(booted.url);
     const answerTo = (target: string) =>
-      new Promise<string>((resolve) => {
-        const socket = tcpConnect(Number(port), '127.0.0.1', () =>
-          socket.write(
-            `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: Upgrade\r\n` +
-              'Upgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n' +
-              'Sec-WebSocket-Version: 13\r\n\r\n',
-          ),
-        );
-        let text = '';
-        socket.setEncoding('utf8');
-        socket.on('data', (chunk: string) => (text += chunk));
-        socket.on('error', () => undefined);
-        socket.on('close', () => resolve(text));
-      });
+      rawAnswer(
+        port,
+        `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: Upgrade\r\n` +
+          'Upgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n' +
+          'Sec-WebSocket-Version: 13\r\n\r\n',
+      );
     // A URL reads `//[x` as a host that cannot be, and `http://[/ws` likewise.
     for (const target of ['//[x', 'http://[/ws']) {
       const answer = await answerTo(target);
