@@ -49,6 +49,35 @@ function rawAnswer(port: string, request: string): Promise<string> {
   });
 }
 
+/**
+ * Writes the upgrade `request` as it is to the server of `url` and reads its answer: until the
+ * server closes the connection, or, for an accepted upgrade, which keeps it open, to the end of
+ * the 101's head; fails after 3 s.
+ */
+async function upgradeAnswer(url: string, request: string): Promise<string> {
+  const socket = tcpConnect(Number(new URL(url).port), '127.0.0.1');
+  socket.on('error', () => undefined);
+  socket.write(request);
+  let answer = '';
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const deadline = setTimeout(() => reject(new Error(`no answer: ${answer}`)), 3_000);
+      const settle = () => {
+        clearTimeout(deadline);
+        resolve();
+      };
+      socket.on('close', settle);
+      socket.on('data', (chunk: Buffer) => {
+        answer += chunk.toString('utf8');
+        if (answer.includes('\r\n\r\n') && answer.startsWith('HTTP/1.1 101')) settle();
+      });
+    });
+  } finally {
+    socket.destroy();
+  }
+  return answer;
+}
+
 /** Sends `text` as one text message in `count` fragments of about equal length. */
 function sendInFragments(client: Client, text: string, count: number): void {
   const size = Math.ceil(text.length / count);
@@ -727,30 +756,12 @@ describe('WebSocketPlugin upgrade checks', () => {
 
   it('refuses an upgrade without a Host header with 400 WEFT_BAD_REQUEST over HTTP/1.1 whatever allowedHosts says, and with 403 WEFT_HOST_NOT_ALLOWED over HTTP/1.0 unless allowedHosts is true, as the runtime server does [claim:errors-host-missing-websocket] [claim:wsdoc-empty-host] [claim:wsreadme-order]', async () => {
     // Clients always send Host, so the request is written by hand.
-    const upgradeWithoutHost = async (url: string, version: '1.0' | '1.1'): Promise<string> => {
-      const socket = tcpConnect(Number(new URL(url).port), '127.0.0.1');
-      socket.on('error', () => undefined);
-      socket.write(
+    const upgradeWithoutHost = (url: string, version: '1.0' | '1.1'): Promise<string> =>
+      upgradeAnswer(
+        url,
         `GET /ws HTTP/${version}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
           'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
       );
-      let answer = '';
-      socket.on('data', (chunk: Buffer) => (answer += chunk.toString('utf8')));
-      await new Promise<void>((resolve, reject) => {
-        const deadline = setTimeout(() => reject(new Error(`no answer: ${answer}`)), 3_000);
-        const settle = () => {
-          clearTimeout(deadline);
-          resolve();
-        };
-        socket.on('close', settle);
-        // An accepted upgrade keeps the socket open: its status line is enough.
-        socket.on('data', () => {
-          if (answer.includes('\r\n\r\n') && answer.startsWith('HTTP/1.1 101')) settle();
-        });
-      });
-      socket.destroy();
-      return answer;
-    };
     const errorOf = (answer: string) =>
       (JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: unknown }).error;
     booted = await boot();
@@ -774,31 +785,13 @@ describe('WebSocketPlugin upgrade checks', () => {
 
   it('refuses an upgrade with two Host headers with 400 WEFT_BAD_REQUEST, as the runtime server does, whichever comes first [claim:wsdoc-duplicate-host] [claim:wsreadme-order]', async () => {
     // Clients send one Host, so the request is written by hand; Node keeps the first in headers.
-    const upgradeWithHosts = async (url: string, hosts: string[]): Promise<string> => {
-      const socket = tcpConnect(Number(new URL(url).port), '127.0.0.1');
-      socket.on('error', () => undefined);
-      socket.write(
+    const upgradeWithHosts = (url: string, hosts: string[]): Promise<string> =>
+      upgradeAnswer(
+        url,
         `GET /ws HTTP/1.1\r\n${hosts.map((host) => `Host: ${host}\r\n`).join('')}` +
           'Upgrade: websocket\r\nConnection: Upgrade\r\n' +
           'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
       );
-      let answer = '';
-      await new Promise<void>((resolve, reject) => {
-        const deadline = setTimeout(() => reject(new Error(`no answer: ${answer}`)), 3_000);
-        const settle = () => {
-          clearTimeout(deadline);
-          resolve();
-        };
-        socket.on('close', settle);
-        socket.on('data', (chunk: Buffer) => {
-          answer += chunk.toString('utf8');
-          // An accepted upgrade keeps the socket open: its status line is enough.
-          if (answer.includes('\r\n\r\n') && answer.startsWith('HTTP/1.1 101')) settle();
-        });
-      });
-      socket.destroy();
-      return answer;
-    };
     booted = await boot();
     const anyHost = await boot({ allowedHosts: true });
     for (const { url } of [booted, anyHost]) {
