@@ -98,13 +98,45 @@ describe('behind a reverse proxy that passes Host on', () => {
   const runtimes: Runtime[] = [];
   const proxies: Server[] = [];
 
-  afterEach(async () => {
+  /** Closes the proxies and stops the runtimes the test started. */
+  async function closeAll(): Promise<void> {
     for (const proxy of proxies.splice(0)) {
       proxy.closeAllConnections();
       await new Promise((resolve) => proxy.close(resolve));
     }
     for (const runtime of runtimes.splice(0)) await runtime.stop();
-  });
+  }
+
+  afterEach(closeAll);
+
+  /**
+   * Starts the guide's own service on a free port, with a fake model and a database in a new
+   * folder named from `prefix`, runs `use` with its runtime, then stops and removes it all.
+   */
+  async function withGuideService(
+    prefix: string,
+    use: (runtime: Runtime) => Promise<void>,
+  ): Promise<void> {
+    const model = await startFakeChatServer();
+    const directory = mkdtempSync(join(tmpdir(), prefix));
+    try {
+      const runtime = await startService(
+        {
+          CHAT_BASE_URL: model.baseUrl,
+          CHAT_DB: join(directory, 'chat.db'),
+          CHAT_PORT: '0',
+          CHAT_API_TOKEN: 'a'.repeat(64),
+        },
+        logger,
+      );
+      runtimes.push(runtime);
+      await use(runtime);
+    } finally {
+      await closeAll();
+      await model.close();
+      rmSync(directory, { recursive: true, force: true });
+    }
+  }
 
   async function agentBehindProxy(
     allowedHosts?: string[],
@@ -166,19 +198,7 @@ describe('behind a reverse proxy that passes Host on', () => {
   });
 
   it("refuses them from the guide's own service too, which keeps the tutorial's server options (the port only) [claim:prod-service-allowed-hosts]", async () => {
-    const model = await startFakeChatServer();
-    const directory = mkdtempSync(join(tmpdir(), 'weft-proxy-service-'));
-    try {
-      const runtime = await startService(
-        {
-          CHAT_BASE_URL: model.baseUrl,
-          CHAT_DB: join(directory, 'chat.db'),
-          CHAT_PORT: '0',
-          CHAT_API_TOKEN: 'a'.repeat(64),
-        },
-        logger,
-      );
-      runtimes.push(runtime);
+    await withGuideService('weft-proxy-service-', async (runtime) => {
       const proxy = await hostPreservingProxy(
         new URL(runtime.server.url as string),
       );
@@ -188,30 +208,10 @@ describe('behind a reverse proxy that passes Host on', () => {
       expect(JSON.parse(refused.body)).toMatchObject({
         error: { code: 'WEFT_HOST_NOT_ALLOWED' },
       });
-    } finally {
-      for (const proxy of proxies.splice(0)) {
-        proxy.closeAllConnections();
-        await new Promise((resolve) => proxy.close(resolve));
-      }
-      for (const runtime of runtimes.splice(0)) await runtime.stop();
-      await model.close();
-      rmSync(directory, { recursive: true, force: true });
-    }
+    });
   });
   it("refuses a probe without Host, 403 over HTTP/1.0 and 400 over HTTP/1.1, and takes one that names the agent's address [claim:prod-probe-host]", async () => {
-    const model = await startFakeChatServer();
-    const directory = mkdtempSync(join(tmpdir(), 'weft-probe-host-'));
-    try {
-      const runtime = await startService(
-        {
-          CHAT_BASE_URL: model.baseUrl,
-          CHAT_DB: join(directory, 'chat.db'),
-          CHAT_PORT: '0',
-          CHAT_API_TOKEN: 'a'.repeat(64),
-        },
-        logger,
-      );
-      runtimes.push(runtime);
+    await withGuideService('weft-probe-host-', async (runtime) => {
       const { port } = new URL(runtime.server.url as string);
       const probe = async (head: string) => {
         const answer = await rawRequest(Number(port), head);
@@ -235,11 +235,7 @@ describe('behind a reverse proxy that passes Host on', () => {
       expect(
         await probe(`GET /healthz HTTP/1.0\r\nHost: 10.0.0.7:${port}\r\n\r\n`),
       ).toEqual({ status: 200, code: undefined });
-    } finally {
-      for (const runtime of runtimes.splice(0)) await runtime.stop();
-      await model.close();
-      rmSync(directory, { recursive: true, force: true });
-    }
+    });
   });
 });
 

@@ -34,6 +34,16 @@ afterAll(async () => {
   await server?.destroy();
 }, 120_000);
 
+/** A model that plans `support.answer` for every task and stops at its review. */
+function planner(): ScriptedModelProvider {
+  return new ScriptedModelProvider({
+    fallback: (_messages, request) =>
+      request.purpose === 'plan'
+        ? { steps: [{ pluginId: 'support', action: 'answer' }] }
+        : { type: 'stop' },
+  });
+}
+
 class SupportPlugin extends Plugin {
   readonly id = 'support';
   readonly description = 'Answers support tickets.';
@@ -107,13 +117,6 @@ it('runs a ticket’s webhooks, sent to two instances, one at a time in the orde
 }, 60_000);
 
 it('plans a space’s task on one instance with the history the other instance wrote to the shared PostgreSQL memory [claim:scaling-history-shared]', async () => {
-  const planner = (): ScriptedModelProvider =>
-    new ScriptedModelProvider({
-      fallback: (_messages, request) =>
-        request.purpose === 'plan'
-          ? { steps: [{ pluginId: 'support', action: 'answer' }] }
-          : { type: 'stop' },
-    });
   const models = [planner(), planner()];
   const instances: Runtime[] = [];
   try {
@@ -197,13 +200,6 @@ it('starts two agents against the PostgreSQL server the compose file starts, aft
 
 it('stops on Ctrl+C once its drain of shutdownTimeoutMs (30 s by default) runs out, leaving the task it cut and the one still queued recorded for the next instance to start [claim:scaling-local-ctrl-c-limit]', async () => {
   expect(optionsSchema.parse({}).shutdownTimeoutMs).toBe(30_000);
-  const planner = (): ScriptedModelProvider =>
-    new ScriptedModelProvider({
-      fallback: (_messages, request) =>
-        request.purpose === 'plan'
-          ? { steps: [{ pluginId: 'support', action: 'answer' }] }
-          : { type: 'stop' },
-    });
   const rows = async (): Promise<{ running: boolean; task: string }[]> => {
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();

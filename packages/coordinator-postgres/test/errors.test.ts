@@ -18,6 +18,7 @@ import { freePort, withoutPasswordAndPort } from '@weft-internal/test-support/po
 import { PostgresSpaceCoordinator, PostgresSpaceCoordinatorError } from '../src/index.js';
 import { resolveOptions } from '../src/options.js';
 import { holdAdmissionLock, withBlocker } from './support/blocker.js';
+import { errorOf } from './support/error-of.js';
 import { useServer } from './support/server.js';
 
 const db = useServer();
@@ -60,16 +61,6 @@ function arrival(space: string, data: unknown = {}): TaskArrival {
     space: { id: space },
     data,
   };
-}
-
-async function errorOf(promise: Promise<unknown>): Promise<WeftError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof WeftError) return error;
-    throw error;
-  }
-  throw new Error('expected a rejection');
 }
 
 /**

@@ -10,6 +10,7 @@ import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PostgresSpaceCoordinator } from '../src/index.js';
 import { withBlocker } from './support/blocker.js';
+import { errorOf } from './support/error-of.js';
 import { useServer } from './support/server.js';
 
 const db = useServer();
@@ -46,14 +47,20 @@ function releaseAfter(blocker: pg.Client, ms: number): Promise<void> {
   });
 }
 
-async function errorOf(promise: Promise<unknown>): Promise<WeftError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof WeftError) return error;
-    throw error;
-  }
-  throw new Error('expected a rejection');
+/**
+ * Starts `coordinator` while `blocker` holds what the start waits for, lets that go after 1.5 s,
+ * and checks that the start waited for it.
+ */
+async function startPastHeldLock(
+  coordinator: PostgresSpaceCoordinator,
+  blocker: pg.Client,
+): Promise<void> {
+  const started = Date.now();
+  const released = releaseAfter(blocker, 1_500);
+  await coordinator.init(host);
+  await released;
+  // It waited, seven times a statementTimeoutMs of 200 ms, rather than failing at 200 ms.
+  expect(Date.now() - started).toBeGreaterThanOrEqual(1_400);
 }
 
 /** The coordinator's connections of the test database that wait for a lock. */
@@ -72,12 +79,7 @@ describe('PostgresSpaceCoordinator start', () => {
     await withBlocker(db.url(), async (blocker) => {
       await holdMigrationLock(blocker, schema);
       const coordinator = coordinatorOf({ schema, statementTimeoutMs: 200 });
-      const started = Date.now();
-      const released = releaseAfter(blocker, 1_500);
-      await coordinator.init(host);
-      await released;
-      // It waited for the lock, seven times its statementTimeoutMs, rather than failing at 200 ms.
-      expect(Date.now() - started).toBeGreaterThanOrEqual(1_400);
+      await startPastHeldLock(coordinator, blocker);
       expect(await coordinator.checkHealth()).toBe(true);
     });
   });
@@ -89,11 +91,7 @@ describe('PostgresSpaceCoordinator start', () => {
       await blocker.query('BEGIN');
       await blocker.query(`LOCK TABLE "${schema}".meta IN ACCESS EXCLUSIVE MODE`);
       const coordinator = coordinatorOf({ schema, statementTimeoutMs: 200 });
-      const started = Date.now();
-      const released = releaseAfter(blocker, 1_500);
-      await coordinator.init(host);
-      await released;
-      expect(Date.now() - started).toBeGreaterThanOrEqual(1_400);
+      await startPastHeldLock(coordinator, blocker);
       // The start's deadline ended with its transactions: a task's statement has 200 ms again.
       await blocker.query('BEGIN');
       await blocker.query(`LOCK TABLE "${schema}".tasks IN ACCESS EXCLUSIVE MODE`);

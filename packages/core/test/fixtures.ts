@@ -200,6 +200,19 @@ export function deferred<T = void>(): Deferred<T> {
   return { promise, resolve, reject };
 }
 
+/** An executor `action` whose every call waits until the test calls `open`, then succeeds. */
+export function gatedExecutor(action: string): {
+  executor: ReturnType<typeof recordingExecutor>;
+  open: () => void;
+} {
+  const gate = deferred();
+  const executor = recordingExecutor(action, async () => {
+    await gate.promise;
+    return { success: true };
+  });
+  return { executor, open: () => gate.resolve() };
+}
+
 /** Waits until `check` holds, polling every few milliseconds, or fails after `timeoutMs`. */
 export async function waitFor(check: () => boolean, timeoutMs = 5_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

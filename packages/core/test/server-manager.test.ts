@@ -1,5 +1,5 @@
 import { request as httpRequest, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { once } from 'node:events';
 import * as zlib from 'node:zlib';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
@@ -90,6 +90,50 @@ function rawRequest(
 }
 
 /**
+ * A raw connection to `server`. `received()` is what the server has sent on it so far;
+ * `closedWithin(ms, drip)` waits until the server closes it, writing `drip.text` every
+ * `drip.everyMs` meanwhile, fails after `ms` with what came, destroys the socket either way and
+ * returns what came.
+ */
+function rawConnection(server: ServerManager): {
+  socket: Socket;
+  received: () => string;
+  closedWithin: (ms: number, drip?: { text: string; everyMs: number }) => Promise<string>;
+} {
+  const socket = connect(server.port as number, '127.0.0.1');
+  socket.on('error', () => undefined);
+  let received = '';
+  socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+  const closed = new Promise((resolve) => socket.once('close', resolve));
+  const closedWithin = async (
+    ms: number,
+    drip?: { text: string; everyMs: number },
+  ): Promise<string> => {
+    const dripping =
+      drip === undefined
+        ? undefined
+        : setInterval(() => {
+            if (!socket.destroyed) socket.write(drip.text);
+          }, drip.everyMs);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        closed,
+        new Promise((_resolve, reject) => {
+          timer = setTimeout(() => reject(new Error(`not closed: ${received}`)), ms);
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+      clearInterval(dripping);
+      socket.destroy();
+    }
+    return received;
+  };
+  return { socket, received: () => received, closedWithin };
+}
+
+/**
  * Writes raw bytes to the server (and `drip` every 100 ms until it answers), reads until the
  * server closes the connection, and returns the status and the JSON error, whose request id is
  * checked against the `X-Request-Id` header.
@@ -99,26 +143,12 @@ async function rawExchange(
   bytes: string,
   options: { drip?: string } = {},
 ): Promise<{ status: number; error: Record<string, unknown> }> {
-  const socket = connect(server.port as number, '127.0.0.1');
-  socket.on('error', () => undefined);
-  let received = '';
-  socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
-  const closed = new Promise((resolve) => socket.once('close', resolve));
-  socket.write(bytes);
-  const drip = setInterval(() => {
-    if (options.drip !== undefined && !socket.destroyed) socket.write(options.drip);
-  }, 100);
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error('the server did not close the connection')), 5_000);
-  });
-  try {
-    await Promise.race([closed, deadline]);
-  } finally {
-    clearTimeout(timer);
-    clearInterval(drip);
-    socket.destroy();
-  }
+  const connection = rawConnection(server);
+  connection.socket.write(bytes);
+  const received = await connection.closedWithin(
+    5_000,
+    options.drip === undefined ? undefined : { text: options.drip, everyMs: 100 },
+  );
   const [head = '', body = ''] = received.split('\r\n\r\n');
   const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]);
   const requestId = /^x-request-id: (.+)$/im.exec(head)?.[1];
@@ -1795,31 +1825,11 @@ describe('ServerManager', () => {
       });
       await server.start();
       const lateBody = async (path: string): Promise<string> => {
-        const socket = connect(server.port as number, '127.0.0.1');
-        socket.on('error', () => undefined);
-        let received = '';
-        socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
-        const closed = new Promise((resolve) => socket.once('close', resolve));
-        socket.write(
+        const connection = rawConnection(server);
+        connection.socket.write(
           `POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n[`,
         );
-        const drip = setInterval(() => {
-          if (!socket.destroyed) socket.write(' ');
-        }, 100);
-        let timer: NodeJS.Timeout | undefined;
-        try {
-          await Promise.race([
-            closed,
-            new Promise((_resolve, reject) => {
-              timer = setTimeout(() => reject(new Error(`not closed: ${received}`)), 5_000);
-            }),
-          ]);
-        } finally {
-          clearTimeout(timer);
-          clearInterval(drip);
-          socket.destroy();
-        }
-        return received;
+        return await connection.closedWithin(5_000, { text: ' ', everyMs: 100 });
       };
       const partial = await lateBody('/partial');
       expect(partial).toMatch(/^HTTP\/1\.1 200 /);
@@ -1853,31 +1863,16 @@ describe('ServerManager', () => {
         response.status(401).json({ refused: true });
       });
       await server.start();
-      const socket = connect(server.port as number, '127.0.0.1');
-      socket.on('error', () => undefined);
-      let received = '';
+      const connection = rawConnection(server);
       let answeredAt = 0;
-      socket.on('data', (chunk: Buffer) => {
+      connection.socket.on('data', () => {
         answeredAt ||= performance.now();
-        received += chunk.toString('utf8');
       });
-      const closed = new Promise((resolve) => socket.once('close', resolve));
       // The body's first byte, then nothing more.
-      socket.write(
+      connection.socket.write(
         'POST /refused HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n[',
       );
-      let timer: NodeJS.Timeout | undefined;
-      try {
-        await Promise.race([
-          closed,
-          new Promise((_resolve, reject) => {
-            timer = setTimeout(() => reject(new Error(`not closed: ${received}`)), 12_000);
-          }),
-        ]);
-      } finally {
-        clearTimeout(timer);
-        socket.destroy();
-      }
+      const received = await connection.closedWithin(12_000);
       const closedAt = performance.now();
       // Only the 401: the connection was closed before requestTimeout could send its 408.
       const answers = received.split(/(?=HTTP\/1\.1 \d{3} )/);
@@ -1901,39 +1896,20 @@ describe('ServerManager', () => {
         { headersTimeout: 4_000, keepAliveTimeout: 500, requestTimeout: 8_000 },
       );
       const nextRequest = async (drip: boolean): Promise<string> => {
-        const socket = connect(server.port as number, '127.0.0.1');
-        socket.on('error', () => undefined);
-        let received = '';
-        const closed = new Promise((resolve) => socket.once('close', resolve));
+        const connection = rawConnection(server);
         const answered = new Promise<void>((resolve) => {
-          socket.on('data', (chunk: Buffer) => {
-            received += chunk.toString('utf8');
-            if (received.includes('{"first":true}')) resolve();
+          connection.socket.on('data', () => {
+            if (connection.received().includes('{"first":true}')) resolve();
           });
         });
-        socket.write('GET /first HTTP/1.1\r\nHost: localhost\r\n\r\n');
+        connection.socket.write('GET /first HTTP/1.1\r\nHost: localhost\r\n\r\n');
         await answered;
         // The next request's line, then its headers byte by byte, or nothing more.
-        socket.write('GET /first HTTP/1.1\r\nX-Slow: ');
-        const timer = drip
-          ? setInterval(() => {
-              if (!socket.destroyed) socket.write('a');
-            }, 200)
-          : undefined;
-        let deadline: NodeJS.Timeout | undefined;
-        try {
-          await Promise.race([
-            closed,
-            new Promise((_resolve, reject) => {
-              deadline = setTimeout(() => reject(new Error(`not closed: ${received}`)), 15_000);
-            }),
-          ]);
-        } finally {
-          clearTimeout(deadline);
-          clearInterval(timer);
-          socket.destroy();
-        }
-        return received;
+        connection.socket.write('GET /first HTTP/1.1\r\nX-Slow: ');
+        return await connection.closedWithin(
+          15_000,
+          drip ? { text: 'a', everyMs: 200 } : undefined,
+        );
       };
       const silent = (await nextRequest(false)).split(/(?=HTTP\/1\.1 \d{3} )/);
       expect(silent).toHaveLength(1);

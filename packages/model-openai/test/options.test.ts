@@ -11,6 +11,17 @@ import { chatServerPerTest, send } from './support/chat-server-per-test.js';
 
 const server = chatServerPerTest();
 
+/** The message of the WEFT_OPENAI_INVALID_OPTIONS a provider of `baseUrl` is refused with. */
+function refusal(baseUrl: string): string {
+  try {
+    new OpenAIModelProvider({ baseUrl, model: 'm' });
+  } catch (error) {
+    expect(OpenAIModelProviderError.is(error, 'WEFT_OPENAI_INVALID_OPTIONS')).toBe(true);
+    return (error as Error).message;
+  }
+  throw new Error(`${baseUrl} was accepted`);
+}
+
 describe('OpenAIModelProvider options', () => {
   it('lets headers override Accept and Content-Type, and an apiKey that is not blank replace their Authorization [claim:oai-headers]', async () => {
     server.enqueue(completion('one'), completion('two'), completion('three'));
@@ -51,15 +62,6 @@ describe('OpenAIModelProvider options', () => {
   });
 
   it('refuses a baseUrl with a user name or password without showing it, and one with a query or a fragment, before any request [claim:oai-baseurl] [claim:tsdoc-openai-baseurl-plain] [claim:oai-no-echo]', () => {
-    const refusal = (baseUrl: string): string => {
-      try {
-        new OpenAIModelProvider({ baseUrl, model: 'm' });
-      } catch (error) {
-        expect(OpenAIModelProviderError.is(error, 'WEFT_OPENAI_INVALID_OPTIONS')).toBe(true);
-        return (error as Error).message;
-      }
-      throw new Error(`${baseUrl} was accepted`);
-    };
     const withPassword = refusal('https://user:s3cret@api.example.com/v1');
     expect(withPassword).toBe(
       'OpenAIModelProvider: option "baseUrl" must not hold a user name or password (give the key with option "apiKey"), got a URL with credentials, not shown [WEFT_OPENAI_INVALID_OPTIONS]',
@@ -89,15 +91,6 @@ describe('OpenAIModelProvider options', () => {
   });
 
   it('quotes a refused baseUrl without its query or fragment, which may hold a key [claim:oai-baseurl-query-hidden] [claim:oai-baseurl]', () => {
-    const refusal = (baseUrl: string): string => {
-      try {
-        new OpenAIModelProvider({ baseUrl, model: 'm' });
-      } catch (error) {
-        expect(OpenAIModelProviderError.is(error, 'WEFT_OPENAI_INVALID_OPTIONS')).toBe(true);
-        return (error as Error).message;
-      }
-      throw new Error(`${baseUrl} was accepted`);
-    };
     // Each reason for the refusal: the query itself, a control character, not an http(s) URL.
     expect(
       [

@@ -1293,18 +1293,23 @@ describe('ChatPlugin option names', () => {
   });
 });
 
+/** The message of the WEFT_CHAT_INVALID_OPTIONS the constructor refuses `path` with. */
+function pathRefusal(path: string): string {
+  let caught: unknown;
+  try {
+    new ChatPlugin({ path });
+  } catch (error) {
+    caught = error;
+  }
+  expect(WeftError.is(caught, 'WEFT_CHAT_INVALID_OPTIONS')).toBe(true);
+  return (caught as Error).message;
+}
+
 describe('ChatPlugin path', () => {
   it.each(['/chat/*', '/chat(', '/chat?x', '/chat/:room', '/a b', '/chat/\u00e9'])(
     'refuses %j in the constructor, which express would read as a pattern or not at all [claim:httpchat-path-option] [claim:httpchat-options-bad] [claim:chat-path] [claim:chat-bad-options] [claim:tsdoc-chat-path]',
     (path) => {
-      let caught: unknown;
-      try {
-        new ChatPlugin({ path });
-      } catch (error) {
-        caught = error;
-      }
-      expect(WeftError.is(caught, 'WEFT_CHAT_INVALID_OPTIONS')).toBe(true);
-      expect((caught as Error).message).toMatch(
+      expect(pathRefusal(path)).toMatch(
         /"path" must hold only ASCII letters, digits, "-", ".", "_", "~" and "\/"/,
       );
     },
@@ -1314,14 +1319,7 @@ describe('ChatPlugin path', () => {
     'refuses %j, whose dot segment fetch and curl resolve away, so no request they send could reach it [claim:chat-path] [claim:tsdoc-chat-path] [claim:httpchat-path-option]',
     (path) => {
       expect(new URL(`http://127.0.0.1${path}`).pathname).not.toBe(path);
-      let caught: unknown;
-      try {
-        new ChatPlugin({ path });
-      } catch (error) {
-        caught = error;
-      }
-      expect(WeftError.is(caught, 'WEFT_CHAT_INVALID_OPTIONS')).toBe(true);
-      expect((caught as Error).message).toContain('option "path" must have no "." or ".." segment');
+      expect(pathRefusal(path)).toContain('option "path" must have no "." or ".." segment');
     },
   );
 
@@ -1331,14 +1329,7 @@ describe('ChatPlugin path', () => {
       // Resolved against the server's own address, it names another host, or no URL at all.
       const base = 'http://127.0.0.1';
       expect(URL.canParse(path, base) ? new URL(path, base).host : undefined).not.toBe('127.0.0.1');
-      let caught: unknown;
-      try {
-        new ChatPlugin({ path });
-      } catch (error) {
-        caught = error;
-      }
-      expect(WeftError.is(caught, 'WEFT_CHAT_INVALID_OPTIONS')).toBe(true);
-      expect((caught as Error).message).toContain(
+      expect(pathRefusal(path)).toContain(
         `ChatPlugin: option "path" must not start with "//", which clients read as a protocol-relative URL naming a host, got ${JSON.stringify(path)}.`,
       );
     },

@@ -3,32 +3,9 @@
  * test sets: a frame due is sent while at most `maxBufferedBytes` still wait, however large the
  * frame before it was, and drops the client only past that.
  */
-import { EventEmitter } from 'node:events';
-import type { IncomingMessage } from 'node:http';
-import type { Runtime } from '@weft/core';
-import { ChatAccess } from '@weft/plugin-chat';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
-import { ChatConnection } from '../src/connection.js';
-import { invalid, resolveOptions } from '../src/options.js';
+import { standInConnection, type StandInSocket } from './support.js';
 
-/** A socket as the connection uses it: what it sent, whether it was cut, and its backlog. */
-class StandInSocket extends EventEmitter {
-  readyState: number = WebSocket.OPEN;
-  bufferedAmount = 0;
-  readonly sent: string[] = [];
-  terminated = false;
-  send(text: string): void {
-    this.sent.push(text);
-  }
-  terminate(): void {
-    this.terminated = true;
-  }
-  close(): void {}
-  ping(): void {}
-}
-
-const quiet = { info() {}, warn() {}, error() {} } as unknown as Runtime['logger'];
 let socket: StandInSocket | undefined;
 
 afterEach(() => {
@@ -38,20 +15,7 @@ afterEach(() => {
 });
 
 function connection(maxBufferedBytes: number): StandInSocket {
-  const options = resolveOptions({ maxBufferedBytes });
-  socket = new StandInSocket();
-  new ChatConnection(
-    socket as unknown as WebSocket,
-    {
-      pluginId: 'websocket',
-      options,
-      access: new ChatAccess(options, invalid),
-      runtime: { logger: quiet } as Runtime,
-      accepting: () => true,
-    },
-    {},
-    {} as IncomingMessage,
-  );
+  socket = standInConnection({ maxBufferedBytes });
   return socket;
 }
 

@@ -1,15 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { EventEmitter, once } from 'node:events';
+import { once } from 'node:events';
 import { connect as connectTcp } from 'node:net';
-import type { IncomingMessage } from 'node:http';
 import type { Runtime, TriggerEvent } from '@weft/core';
-import { ChatAccess } from '@weft/plugin-chat';
 import { describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
-import { ChatConnection } from '../src/connection.js';
 import { FLOOD_CLOSE, type ServerFrame } from '../src/index.js';
-import { invalid, resolveOptions } from '../src/options.js';
-import { byToken, echoModel, perTest } from './support.js';
+import { byToken, echoModel, perTest, standInConnection, type StandInSocket } from './support.js';
 
 const { boot, open } = perTest();
 
@@ -95,42 +91,13 @@ describe('frame rate', () => {
     // The clock is the test's, so the figures are exact however loaded the machine is.
     let now = 0;
     const clock = vi.spyOn(performance, 'now').mockImplementation(() => now);
-    class OpenSocket extends EventEmitter {
-      readyState: number = WebSocket.OPEN;
-      bufferedAmount = 0;
-      readonly closes: number[] = [];
-      sent = 0;
-      close(code: number): void {
-        this.closes.push(code);
-        this.readyState = WebSocket.CLOSING;
-      }
-      send(): void {
-        this.sent += 1;
-      }
-      terminate(): void {}
-      ping(): void {}
-    }
-    const quiet = { info() {}, warn() {}, error() {} } as unknown as Runtime['logger'];
-    const sockets: OpenSocket[] = [];
-    const connection = (): OpenSocket => {
-      const options = resolveOptions({ maxFramesPerSecond: 3 });
-      const socket = new OpenSocket();
+    const sockets: StandInSocket[] = [];
+    const connection = (): StandInSocket => {
+      const socket = standInConnection({ maxFramesPerSecond: 3 });
       sockets.push(socket);
-      new ChatConnection(
-        socket as unknown as WebSocket,
-        {
-          pluginId: 'websocket',
-          options,
-          access: new ChatAccess(options, invalid),
-          runtime: { logger: quiet } as Runtime,
-          accepting: () => true,
-        },
-        {},
-        {} as IncomingMessage,
-      );
       return socket;
     };
-    const frameAt = (socket: OpenSocket, at: number): void => {
+    const frameAt = (socket: StandInSocket, at: number): void => {
       now = at;
       socket.emit('message', Buffer.from('not json'), false);
     };
@@ -141,12 +108,12 @@ describe('frame rate', () => {
       expect(flooding.closes).toEqual([]);
       frameAt(flooding, 999);
       expect(flooding.closes).toEqual([FLOOD_CLOSE.code]);
-      expect(flooding.sent).toBe(3);
+      expect(flooding.sent).toHaveLength(3);
       // The same, but the fourth comes a whole second after the first: it is answered.
       const steady = connection();
       for (const at of [0, 400, 800, 1_000]) frameAt(steady, at);
       expect(steady.closes).toEqual([]);
-      expect(steady.sent).toBe(4);
+      expect(steady.sent).toHaveLength(4);
     } finally {
       clock.mockRestore();
       // Clears the connections' idle timers.
@@ -320,17 +287,6 @@ describe('frame rate', () => {
   it('logs a flood on a connection already closing, which keeps the code it was sent [claim:obs-ws-too-many-frames]', () => {
     // A stand-in socket that the plugin's shutdown or an idle close has begun closing: ws still
     // hands on the frames the client sent before it saw the close frame.
-    class ClosingSocket extends EventEmitter {
-      readyState: number = WebSocket.CLOSING;
-      readonly closes: number[] = [];
-      close(code: number): void {
-        this.closes.push(code);
-      }
-      send(): void {}
-      terminate(): void {}
-      ping(): void {}
-    }
-    const socket = new ClosingSocket();
     const lines: { fields: unknown; message: string }[] = [];
     const logger = {
       info() {},
@@ -339,19 +295,11 @@ describe('frame rate', () => {
         lines.push({ fields, message });
       },
     } as unknown as Runtime['logger'];
-    const options = resolveOptions({ maxFramesPerSecond: 3 });
-    new ChatConnection(
-      socket as unknown as WebSocket,
-      {
-        pluginId: 'websocket',
-        options,
-        access: new ChatAccess(options, invalid),
-        runtime: { logger } as Runtime,
-        accepting: () => true,
-      },
-      { user: 'ada' },
-      {} as IncomingMessage,
+    const socket = standInConnection(
+      { maxFramesPerSecond: 3 },
+      { logger, identity: { user: 'ada' } },
     );
+    socket.readyState = WebSocket.CLOSING;
     try {
       for (let index = 0; index < 6; index += 1) socket.emit('message', Buffer.from('x'), false);
       expect(lines).toEqual([

@@ -1,5 +1,8 @@
 /** A runtime with the websocket plugin and a scripted model, and a real `ws` client for it. */
+import { EventEmitter } from 'node:events';
+import type { IncomingMessage } from 'node:http';
 import { Runtime, type RuntimeOptions } from '@weft/core';
+import { ChatAccess } from '@weft/plugin-chat';
 import {
   InMemoryMemoryProvider,
   ScriptedModelProvider,
@@ -7,7 +10,10 @@ import {
 } from '@weft/testing';
 import { afterEach } from 'vitest';
 import { WebSocket, type ClientOptions } from 'ws';
+import { ChatConnection } from '../src/connection.js';
 import { WebSocketPlugin, type ServerFrame, type WebSocketPluginOptions } from '../src/index.js';
+import { invalid, resolveOptions } from '../src/options.js';
+import type { Admission } from '../src/upgrade-gate.js';
 import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
 
 /** Writes the reply to each message: `echo: <message>`. Plans and reviews as a chat task needs. */
@@ -161,4 +167,56 @@ export function perTest(): {
       runtimes.push(runtime);
     },
   };
+}
+
+/**
+ * A socket as a connection uses it, for tests that drive one without a server: what it sent, the
+ * codes it was closed with, whether it was cut, and its backlog, which the test sets.
+ */
+export class StandInSocket extends EventEmitter {
+  readyState: number = WebSocket.OPEN;
+  bufferedAmount = 0;
+  readonly sent: string[] = [];
+  readonly closes: number[] = [];
+  terminated = false;
+  send(text: string): void {
+    this.sent.push(text);
+  }
+  close(code: number): void {
+    this.closes.push(code);
+    this.readyState = WebSocket.CLOSING;
+  }
+  terminate(): void {
+    this.terminated = true;
+  }
+  ping(): void {}
+}
+
+/**
+ * A connection of the plugin with `pluginOptions` on a new stand-in socket, logging to `logger`
+ * (nothing unless given), for the sender `identity` (none unless given); returns the socket.
+ * Emit `close` on it after the test to clear the connection's idle timer.
+ */
+export function standInConnection(
+  pluginOptions: WebSocketPluginOptions,
+  {
+    logger = { info() {}, warn() {}, error() {} } as unknown as Runtime['logger'],
+    identity = {},
+  }: { logger?: Runtime['logger']; identity?: Admission } = {},
+): StandInSocket {
+  const options = resolveOptions(pluginOptions);
+  const socket = new StandInSocket();
+  new ChatConnection(
+    socket as unknown as WebSocket,
+    {
+      pluginId: 'websocket',
+      options,
+      access: new ChatAccess(options, invalid),
+      runtime: { logger } as Runtime,
+      accepting: () => true,
+    },
+    identity,
+    {} as IncomingMessage,
+  );
+  return socket;
 }

@@ -37,6 +37,47 @@ const message = (id: string, text: string, room = 'r42', user = 'ada') => ({
   message: text,
 });
 
+/** Writes `request` as it is to the server at `port` and reads everything until it closes. */
+function rawAnswer(port: string, request: string): Promise<string> {
+  return new Promise<string>((resolve) => {
+    const socket = tcpConnect(Number(port), '127.0.0.1', () => socket.write(request));
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (text += chunk));
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve(text));
+  });
+}
+
+/**
+ * Writes the upgrade `request` as it is to the server of `url` and reads its answer: until the
+ * server closes the connection, or, for an accepted upgrade, which keeps it open, to the end of
+ * the 101's head; fails after 3 s.
+ */
+async function upgradeAnswer(url: string, request: string): Promise<string> {
+  const socket = tcpConnect(Number(new URL(url).port), '127.0.0.1');
+  socket.on('error', () => undefined);
+  socket.write(request);
+  let answer = '';
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const deadline = setTimeout(() => reject(new Error(`no answer: ${answer}`)), 3_000);
+      const settle = () => {
+        clearTimeout(deadline);
+        resolve();
+      };
+      socket.on('close', settle);
+      socket.on('data', (chunk: Buffer) => {
+        answer += chunk.toString('utf8');
+        if (answer.includes('\r\n\r\n') && answer.startsWith('HTTP/1.1 101')) settle();
+      });
+    });
+  } finally {
+    socket.destroy();
+  }
+  return answer;
+}
+
 /** Sends `text` as one text message in `count` fragments of about equal length. */
 function sendInFragments(client: Client, text: string, count: number): void {
   const size = Math.ceil(text.length / count);
@@ -629,19 +670,11 @@ describe('WebSocketPlugin upgrade checks', () => {
       booted = await boot(options);
       const { port } = new URL(booted.url);
       const answerTo = (hostLine: string) =>
-        new Promise<string>((resolve) => {
-          const socket = tcpConnect(Number(port), '127.0.0.1', () =>
-            socket.write(
-              `GET /ws HTTP/1.1\r\n${hostLine}Connection: Upgrade\r\nUpgrade: websocket\r\n` +
-                'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
-            ),
-          );
-          let text = '';
-          socket.setEncoding('utf8');
-          socket.on('data', (chunk: string) => (text += chunk));
-          socket.on('error', () => undefined);
-          socket.on('close', () => resolve(text));
-        });
+        rawAnswer(
+          port,
+          `GET /ws HTTP/1.1\r\n${hostLine}Connection: Upgrade\r\nUpgrade: websocket\r\n` +
+            'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+        );
       for (const [hostLine, message] of [
         ['Host:\r\n', 'The Host header must name a host; it is empty'],
         ['Host:   \r\n', 'The Host header must name a host; it is empty'],
@@ -659,20 +692,12 @@ describe('WebSocketPlugin upgrade checks', () => {
   it('refuses with 403 a version 8 handshake whose Sec-WebSocket-Origin is not allowed, and logs that origin [claim:wsdoc-origin]', async () => {
     booted = await boot({ allowedOrigins: ['https://chat.example.com'] });
     const { port } = new URL(booted.url);
-    const answer = await new Promise<string>((resolve) => {
-      const socket = tcpConnect(Number(port), '127.0.0.1', () =>
-        socket.write(
-          `GET /ws HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: Upgrade\r\n` +
-            'Upgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n' +
-            'Sec-WebSocket-Version: 8\r\nSec-WebSocket-Origin: https://evil.example\r\n\r\n',
-        ),
-      );
-      let text = '';
-      socket.setEncoding('utf8');
-      socket.on('data', (chunk: string) => (text += chunk));
-      socket.on('error', () => undefined);
-      socket.on('close', () => resolve(text));
-    });
+    const answer = await rawAnswer(
+      port,
+      `GET /ws HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: Upgrade\r\n` +
+        'Upgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n' +
+        'Sec-WebSocket-Version: 8\r\nSec-WebSocket-Origin: https://evil.example\r\n\r\n',
+    );
     expect(answer).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);
     expect(JSON.parse(answer.split('\r\n\r\n')[1] ?? '')).toMatchObject({
       error: { status: 403, code: 'WEFT_WS_ORIGIN_NOT_ALLOWED' },
@@ -731,34 +756,12 @@ describe('WebSocketPlugin upgrade checks', () => {
 
   it('refuses an upgrade without a Host header with 400 WEFT_BAD_REQUEST whatever allowedHosts says, and any HTTP/1.0 upgrade with 400 WEFT_BAD_REQUEST, Host or not, since RFC 6455 needs HTTP/1.1 [claim:errors-host-missing-websocket] [claim:wsdoc-empty-host] [claim:wsreadme-order] [claim:wsdoc-http10] [claim:errors-bad-request-ws-http10] [claim:errors-400-ws-http10]', async () => {
     // Clients always send Host, so the request is written by hand.
-    const upgradeWithoutHost = async (
-      url: string,
-      version: '1.0' | '1.1',
-      host = '',
-    ): Promise<string> => {
-      const socket = tcpConnect(Number(new URL(url).port), '127.0.0.1');
-      socket.on('error', () => undefined);
-      socket.write(
+    const upgradeWithoutHost = (url: string, version: '1.0' | '1.1', host = ''): Promise<string> =>
+      upgradeAnswer(
+        url,
         `GET /ws HTTP/${version}\r\n${host}Upgrade: websocket\r\nConnection: Upgrade\r\n` +
           'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
       );
-      let answer = '';
-      socket.on('data', (chunk: Buffer) => (answer += chunk.toString('utf8')));
-      await new Promise<void>((resolve, reject) => {
-        const deadline = setTimeout(() => reject(new Error(`no answer: ${answer}`)), 3_000);
-        const settle = () => {
-          clearTimeout(deadline);
-          resolve();
-        };
-        socket.on('close', settle);
-        // An accepted upgrade keeps the socket open: its status line is enough.
-        socket.on('data', () => {
-          if (answer.includes('\r\n\r\n') && answer.startsWith('HTTP/1.1 101')) settle();
-        });
-      });
-      socket.destroy();
-      return answer;
-    };
     const errorOf = (answer: string) =>
       (JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: unknown }).error;
     booted = await boot();
@@ -798,31 +801,13 @@ describe('WebSocketPlugin upgrade checks', () => {
 
   it('refuses an upgrade with two Host headers with 400 WEFT_BAD_REQUEST, as the runtime server does, whichever comes first [claim:wsdoc-duplicate-host] [claim:wsreadme-order]', async () => {
     // Clients send one Host, so the request is written by hand; Node keeps the first in headers.
-    const upgradeWithHosts = async (url: string, hosts: string[]): Promise<string> => {
-      const socket = tcpConnect(Number(new URL(url).port), '127.0.0.1');
-      socket.on('error', () => undefined);
-      socket.write(
+    const upgradeWithHosts = (url: string, hosts: string[]): Promise<string> =>
+      upgradeAnswer(
+        url,
         `GET /ws HTTP/1.1\r\n${hosts.map((host) => `Host: ${host}\r\n`).join('')}` +
           'Upgrade: websocket\r\nConnection: Upgrade\r\n' +
           'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
       );
-      let answer = '';
-      await new Promise<void>((resolve, reject) => {
-        const deadline = setTimeout(() => reject(new Error(`no answer: ${answer}`)), 3_000);
-        const settle = () => {
-          clearTimeout(deadline);
-          resolve();
-        };
-        socket.on('close', settle);
-        socket.on('data', (chunk: Buffer) => {
-          answer += chunk.toString('utf8');
-          // An accepted upgrade keeps the socket open: its status line is enough.
-          if (answer.includes('\r\n\r\n') && answer.startsWith('HTTP/1.1 101')) settle();
-        });
-      });
-      socket.destroy();
-      return answer;
-    };
     booted = await boot();
     const anyHost = await boot({ allowedHosts: true });
     for (const { url } of [booted, anyHost]) {
@@ -999,15 +984,7 @@ describe('WebSocketPlugin upgrade checks', () => {
     const handshake =
       `Host: 127.0.0.1:${port}\r\nConnection: Upgrade\r\n` +
       'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n';
-    const answerTo = (request: string) =>
-      new Promise<string>((resolve) => {
-        const socket = tcpConnect(Number(port), '127.0.0.1', () => socket.write(request));
-        let text = '';
-        socket.setEncoding('utf8');
-        socket.on('data', (chunk: string) => (text += chunk));
-        socket.on('error', () => undefined);
-        socket.on('close', () => resolve(text));
-      });
+    const answerTo = (request: string) => rawAnswer(port, request);
     const requests = [
       `GET /ws HTTP/1.1\r\n${handshake}Upgrade: h2c\r\nSec-WebSocket-Version: 13\r\n\r\n`,
       `POST /ws HTTP/1.1\r\n${handshake}Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\n\r\n`,
@@ -1995,20 +1972,12 @@ describe('WebSocketPlugin defaults', () => {
     booted = await boot();
     const { port } = new URL(booted.url);
     const answerTo = (target: string) =>
-      new Promise<string>((resolve) => {
-        const socket = tcpConnect(Number(port), '127.0.0.1', () =>
-          socket.write(
-            `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: Upgrade\r\n` +
-              'Upgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n' +
-              'Sec-WebSocket-Version: 13\r\n\r\n',
-          ),
-        );
-        let text = '';
-        socket.setEncoding('utf8');
-        socket.on('data', (chunk: string) => (text += chunk));
-        socket.on('error', () => undefined);
-        socket.on('close', () => resolve(text));
-      });
+      rawAnswer(
+        port,
+        `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: Upgrade\r\n` +
+          'Upgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n' +
+          'Sec-WebSocket-Version: 13\r\n\r\n',
+      );
     // A URL reads `//[x` as a host that cannot be, and `http://[/ws` likewise.
     for (const target of ['//[x', 'http://[/ws']) {
       const answer = await answerTo(target);

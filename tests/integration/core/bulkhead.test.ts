@@ -6,6 +6,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
   Runtime,
+  type AgentTask,
   type Executor,
   type ModelCapability,
   type ModelRequestConfig,
@@ -16,6 +17,7 @@ import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import {
   deferred,
   errorOf,
+  gatedExecutor,
   plan,
   planner,
   recordingExecutor,
@@ -29,6 +31,22 @@ import {
 import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
 
 const never = (): Promise<PluginResult> => new Promise(() => undefined);
+
+/**
+ * Checks that `task` failed at the step of `step.action` of `step.pluginId`, with an error
+ * WEFT_BULKHEAD_FULL whose message holds each of `fragments`.
+ */
+function expectBulkheadFull(
+  task: AgentTask,
+  step: { pluginId: string; action: string },
+  ...fragments: string[]
+): void {
+  expect(task.status).toBe('failed');
+  const failure = task.chain.find((item) => item.type === 'error');
+  expect(failure).toMatchObject(step);
+  expect(failure?.error).toContain('[WEFT_BULKHEAD_FULL]');
+  for (const fragment of fragments) expect(failure?.error).toContain(fragment);
+}
 
 /** Plans `weather.forecast` for messages saying "forecast", `echo.reply` for the others. */
 const router = {
@@ -182,12 +200,12 @@ describe('bulkheads', () => {
     const [hung, waiting] = dispatchAll(runtime, 2, 'forecast');
     hung?.catch(() => undefined);
     const task = await waiting!;
-    expect(task.status).toBe('failed');
-    const failure = task.chain.find((item) => item.type === 'error');
-    expect(failure).toMatchObject({ pluginId: 'weather', action: 'forecast' });
-    expect(failure?.error).toContain('[WEFT_BULKHEAD_FULL]');
-    expect(failure?.error).toContain('plugin:weather already has 1 calls running');
-    expect(failure?.error).toContain('options.bulkhead.limits["plugin:weather"]');
+    expectBulkheadFull(
+      task,
+      { pluginId: 'weather', action: 'forecast' },
+      'plugin:weather already has 1 calls running',
+      'options.bulkhead.limits["plugin:weather"]',
+    );
   });
 
   it('logs a step that got no slot of its plugin’s bulkhead as step failed, with WEFT_BULKHEAD_FULL [claim:obs-step-failed-bulkhead]', async () => {
@@ -270,11 +288,7 @@ describe('bulkheads', () => {
       triggerId: 'message',
       space: 'free',
     });
-    expect(task.status).toBe('failed');
-    const failure = task.chain.find((item) => item.type === 'error');
-    expect(failure).toMatchObject({ pluginId: 'history', action: 'reads' });
-    expect(failure?.error).toContain('[WEFT_BULKHEAD_FULL]');
-    expect(failure?.error).toContain('memory:in-memory');
+    expectBulkheadFull(task, { pluginId: 'history', action: 'reads' }, 'memory:in-memory');
     // The runtime's own calls for the task (its trigger, its history, its chain) were logged.
     const logged = lines.filter((line) => line.code === 'WEFT_BULKHEAD_FULL').map((l) => l.msg);
     expect(logged).toEqual(
@@ -409,11 +423,11 @@ describe('bulkheads', () => {
     );
     hung?.catch(() => undefined);
     const task = await waiting!;
-    expect(task.status).toBe('failed');
-    const failure = task.chain.find((item) => item.type === 'error');
-    expect(failure).toMatchObject({ pluginId: 'mood', action: 'score' });
-    expect(failure?.error).toContain('[WEFT_BULKHEAD_FULL]');
-    expect(failure?.error).toContain('model:sentiment-upstream already has 1 calls running');
+    expectBulkheadFull(
+      task,
+      { pluginId: 'mood', action: 'score' },
+      'model:sentiment-upstream already has 1 calls running',
+    );
   });
 
   it('lets a busy but healthy plugin use every slot it has, with no task failing', async () => {
@@ -609,12 +623,7 @@ describe('bulkhead slots and deadlines', () => {
     const { logger, lines } = capturingLogger();
     // Recording the trigger of a task in space `a` never returns; every other write does.
     const { memory, hungCalls } = hangingStore('trigger');
-    let open!: () => void;
-    const gate = new Promise<void>((resolve) => (open = resolve));
-    const step = recordingExecutor('step', async () => {
-      await gate;
-      return { success: true };
-    });
+    const { executor: step, open } = gatedExecutor('step');
     const { runtime } = await startedRuntime({
       memory,
       plugins: [new TestPlugin('work', { executors: [step] })],
@@ -702,11 +711,11 @@ describe('bulkhead slots and deadlines', () => {
     const [timedOut, waiting] = dispatchAll(runtime, 2, 'forecast');
     expect((await timedOut!).status).toBe('failed');
     const task = await waiting!;
-    expect(task.status).toBe('failed');
-    const failure = task.chain.find((item) => item.type === 'error');
-    expect(failure).toMatchObject({ pluginId: 'weather', action: 'forecast' });
-    expect(failure?.error).toContain('[WEFT_BULKHEAD_FULL]');
-    expect(failure?.error).toContain('plugin:weather already has 1 calls running');
+    expectBulkheadFull(
+      task,
+      { pluginId: 'weather', action: 'forecast' },
+      'plugin:weather already has 1 calls running',
+    );
   });
 });
 
@@ -743,12 +752,7 @@ describe('bulkhead options', () => {
 
 describe('workers and waiting tasks', () => {
   it('counts working tasks against concurrency: a task waiting for a busy plugin lets another space run [claim:sp-concurrency-working] [claim:tsdoc-scheduler-concurrency-workers] [claim:task-concurrency-working] [claim:prod-concurrency] [claim:index-scheduler-lanes] [claim:cu-scheduler-row]', async () => {
-    let open!: () => void;
-    const gate = new Promise<void>((resolve) => (open = resolve));
-    const blocking = recordingExecutor('wait', async () => {
-      await gate;
-      return { success: true };
-    });
+    const { executor: blocking, open } = gatedExecutor('wait');
     // Two workers, so a plugin may hold one call at a time (maxConcurrent = concurrency - 1).
     const { runtime } = await startedRuntime({
       plugins: [new TestPlugin('slow', { executors: [blocking] })],

@@ -142,19 +142,31 @@ describe('a coordinator whose admit never settles', () => {
   });
 });
 
+/**
+ * Dispatches `event` and stops the runtime while `coordinator` holds the task's admission, which
+ * then ends with ticket 5; returns the error the dispatch rejected with, once the stop has ended.
+ */
+async function stopDuringAdmit(
+  runtime: Runtime,
+  coordinator: HangingCoordinator,
+): Promise<Awaited<ReturnType<typeof errorOf>>> {
+  const refused = errorOf(runtime.dispatch(event));
+  await waitFor(() => coordinator.heldAdmits.length === 1);
+  const stopped = runtime.stop();
+  await waitFor(() => runtime.status === 'stopping' || runtime.status === 'stopped');
+  // The coordinator records the task after the stop closed the queue.
+  coordinator.heldAdmits[0]?.resolve(5);
+  const error = await refused;
+  await stopped;
+  return error;
+}
+
 describe('a stop that begins while the coordinator records a task', () => {
   it('refuses the task 503 WEFT_SHUTTING_DOWN and gives it back finished, so that no instance runs it [claim:task-dispatch-stop-during-admit]', async () => {
     const coordinator = new HangingCoordinator();
     coordinator.hang.admit = true;
     const { runtime, model, work } = await runtimeWith(coordinator, {});
-    const refused = errorOf(runtime.dispatch(event));
-    await waitFor(() => coordinator.heldAdmits.length === 1);
-    const stopped = runtime.stop();
-    await waitFor(() => runtime.status === 'stopping' || runtime.status === 'stopped');
-    // The coordinator recorded the task after the stop closed the queue.
-    coordinator.heldAdmits[0]?.resolve(5);
-    const error = await refused;
-    await stopped;
+    const error = await stopDuringAdmit(runtime, coordinator);
     expect([error.code, error.status]).toEqual(['WEFT_SHUTTING_DOWN', 503]);
     // Given back before the caller heard of it: a coordinator would otherwise keep it
     // unfinished, for another instance to run.
@@ -215,13 +227,7 @@ describe('a stop that begins while the coordinator records a task', () => {
         coordinatorTimeoutMs: 50,
         logger,
       });
-      const refused = errorOf(runtime.dispatch(event));
-      await waitFor(() => coordinator.heldAdmits.length === 1);
-      const stopped = runtime.stop();
-      await waitFor(() => runtime.status === 'stopping' || runtime.status === 'stopped');
-      coordinator.heldAdmits[0]?.resolve(5);
-      const error = await refused;
-      await stopped;
+      const error = await stopDuringAdmit(runtime, coordinator);
       expect([error.code, error.status]).toEqual(['WEFT_SHUTTING_DOWN', 503]);
       expect(tried).toEqual(['room#5 finished']);
       const expected =

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { SpaceCoordinator, SpaceGrant, TaskArrival } from '@weft/core';
 import {
   errorOf,
+  gatedExecutor,
   planner,
   recordingExecutor,
   startedRuntime,
@@ -87,19 +88,23 @@ describe('what Runtime.dispatch rejects for, besides its own checks', () => {
   });
 });
 
+/**
+ * A started runtime of one worker and at most `maxQueueSize` waiting tasks, whose plugin `hook`
+ * plans one step, `wait`, held until the test calls `open`.
+ */
+async function oneWorkerHookRuntime(maxQueueSize: number) {
+  const { executor: waiting, open } = gatedExecutor('wait');
+  const { runtime } = await startedRuntime({
+    plugins: [new TestPlugin('hook', { executors: [waiting] })],
+    responses: planner(['hook', 'wait']),
+    options: { pipelineReview: 'never', scheduler: { concurrency: 1, maxQueueSize } },
+  });
+  return { runtime, waiting, open };
+}
+
 describe('a full queue', () => {
   it('refuses a burst of dispatches only beyond maxQueueSize waiting tasks, as it refuses them one at a time [claim:index-dispatch-rejects]', async () => {
-    let open!: () => void;
-    const gate = new Promise<void>((resolve) => (open = resolve));
-    const waiting = recordingExecutor('wait', async () => {
-      await gate;
-      return { success: true };
-    });
-    const { runtime } = await startedRuntime({
-      plugins: [new TestPlugin('hook', { executors: [waiting] })],
-      responses: planner(['hook', 'wait']),
-      options: { pipelineReview: 'never', scheduler: { concurrency: 1, maxQueueSize: 2 } },
-    });
+    const { runtime, waiting, open } = await oneWorkerHookRuntime(2);
     // Called in one turn: one task takes the worker, two wait, and only the fourth is refused.
     const burst = ['a', 'b', 'c', 'd'].map((space) =>
       runtime.dispatch({ pluginId: 'hook', triggerId: 'test', space }).then(
@@ -120,17 +125,7 @@ describe('a full queue', () => {
 
 describe('Runtime.accept', () => {
   it('resolves accept once the task is queued, before it runs, and rejects what dispatch rejects [claim:trig-answer-first] [claim:sp-queue-row] [claim:errors-dispatch-refusals-accept] [claim:wp-accept-queued] [claim:index-dispatch-rejects]', async () => {
-    let open!: () => void;
-    const gate = new Promise<void>((resolve) => (open = resolve));
-    const waiting = recordingExecutor('wait', async () => {
-      await gate;
-      return { success: true };
-    });
-    const { runtime } = await startedRuntime({
-      plugins: [new TestPlugin('hook', { executors: [waiting] })],
-      responses: planner(['hook', 'wait']),
-      options: { pipelineReview: 'never', scheduler: { concurrency: 1, maxQueueSize: 1 } },
-    });
+    const { runtime, open } = await oneWorkerHookRuntime(1);
     const accepted = await runtime.accept({ pluginId: 'hook', triggerId: 'test', space: 'a' });
     expect(accepted.taskId).toEqual(expect.any(String));
     const second = await runtime.accept({ pluginId: 'hook', triggerId: 'test', space: 'b' });
