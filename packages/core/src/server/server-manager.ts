@@ -78,7 +78,8 @@ const IDLE_SWEEP_MS = 50;
  * route's own `invalidBodyCode`, when nothing else says where it is explained):
  * 400 `WEFT_BAD_REQUEST` for malformed or too deeply nested JSON, 413 `WEFT_BAD_REQUEST` for a
  * body over the limit, 415 `WEFT_BAD_REQUEST` for a charset or `Content-Encoding` the parser
- * cannot decode, 403 `WEFT_HOST_NOT_ALLOWED`, 403 `WEFT_ORIGIN_NOT_ALLOWED`, 404
+ * cannot decode, 501 `WEFT_BAD_REQUEST` for a transfer coding other than `chunked`, 505
+ * `WEFT_BAD_REQUEST` for an HTTP version other than 1.x, 403 `WEFT_HOST_NOT_ALLOWED`, 403 `WEFT_ORIGIN_NOT_ALLOWED`, 404
  * `WEFT_NOT_FOUND` for an unknown path,
  * and the error's own `status` (and `code`) when it has one. Following the http-errors
  * convention, the message is the error's own only below 500; a 5xx answers the status's reason
@@ -209,6 +210,7 @@ export class ServerManager implements HttpServer {
     this.app.use(this.dropRefused);
     this.app.use(this.identify);
     this.app.use(this.checkHost());
+    this.app.use(this.checkProtocol());
     this.app.use(this.checkOrigin());
     if (this.config.cors) {
       // The core's CorsOptions are the middleware's, with read-only lists it does not change.
@@ -505,6 +507,46 @@ export class ServerManager implements HttpServer {
         code: 'WEFT_HOST_NOT_ALLOWED',
         docsUrl: errorDocsUrl('WEFT_HOST_NOT_ALLOWED'),
         requestId,
+      });
+    };
+  }
+
+  /**
+   * Refuses a request this HTTP/1.1 server would misread: one whose request line names another
+   * major version (`HTTP/2.0`, `HTTP/0.9`), which Node.js would serve as HTTP/1.1, answered 505;
+   * and one whose body has a transfer coding other than `chunked` (`Transfer-Encoding: gzip,
+   * chunked`), which Node.js undoes the chunking of but passes on still encoded, answered 501.
+   * Both with `WEFT_BAD_REQUEST`, closing the connection, since the rest of what the client sends
+   * cannot be read.
+   */
+  private checkProtocol(): RequestHandler {
+    return (request, response, next) => {
+      let status: number | undefined;
+      let message = '';
+      if (request.httpVersionMajor !== 1) {
+        status = 505;
+        message = `HTTP/${request.httpVersionMajor}.${request.httpVersionMinor} is not supported: this server speaks HTTP/1.1 and HTTP/1.0`;
+      } else {
+        const codings = (request.headers['transfer-encoding'] ?? '')
+          .split(',')
+          .map((coding) => coding.trim().toLowerCase())
+          .filter((coding) => coding !== '' && coding !== 'chunked');
+        if (codings.length > 0) {
+          status = 501;
+          message = `Transfer-Encoding ${JSON.stringify(codings.join(', ').slice(0, 100))} is not supported: the server decodes only chunked; compress a body with Content-Encoding instead`;
+        }
+      }
+      if (status === undefined) {
+        next();
+        return;
+      }
+      response.setHeader('Connection', 'close');
+      sendError(response, {
+        status,
+        message,
+        code: 'WEFT_BAD_REQUEST',
+        docsUrl: errorDocsUrl('WEFT_BAD_REQUEST'),
+        requestId: requestIdOf(response),
       });
     };
   }
