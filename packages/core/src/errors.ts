@@ -560,7 +560,7 @@ export const CORE_ERRORS = {
         'the runtime’s HTTP server, for an error of a route that has no 4xx status and is not a `WeftError`',
       raisers: ['core/src/server/error-answer.ts#errorAnswer'],
       cause:
-        'something failed unexpectedly while the server handled a request. The client gets a generic answer with a request id, and the log has the full error under the same id. An error that carries a 5xx `status` (or `statusCode`) of its own, such as an HTTP error of a library, is answered with that status instead of `500`, with this code. A `WeftError` without a 4xx status keeps its own code in the answer instead (a handler that lets `WEFT_TEMPLATE_NOT_FOUND` through answers `500` with that code, and its own `status` if it has a 5xx one), still with the generic message, unless it was made with `expose`, as the `503`s of a full queue and of a stopping runtime are, whose message the client gets.',
+        'something failed unexpectedly while the server handled a request. The client gets a generic answer with a request id, and the log has the full error, its message cut to 2,000 characters, under the same id. An error that carries a 5xx `status` (or `statusCode`) of its own, such as an HTTP error of a library, is answered with that status instead of `500`, with this code. A `WeftError` without a 4xx status keeps its own code in the answer instead (a handler that lets `WEFT_TEMPLATE_NOT_FOUND` through answers `500` with that code, and its own `status` if it has a 5xx one), still with the generic message, unless it was made with `expose`, as the `503`s of a full queue and of a stopping runtime are, whose message the client gets.',
       fix: 'find the id in the log (`request failed` lines) and fix the error it shows.',
     },
   },

@@ -11,7 +11,7 @@ import express, {
 import type { Logger } from 'pino';
 import { errorDocsUrl } from '../errors/error-registry.js';
 import { describeError, WeftError } from '../errors/weft-error.js';
-import { errorLogFields } from '../util/logger.js';
+import { errorLogFields, stackLogField } from '../util/logger.js';
 import { ALLOWED_HOST_RULE, isAllowedHostEntry } from './allowed-host-entry.js';
 import { hostChecker, hostnameOf, type AllowedHosts } from './allowed-hosts.js';
 import {
@@ -83,7 +83,8 @@ const IDLE_SWEEP_MS = 50;
  * `WEFT_NOT_FOUND` for an unknown path,
  * and the error's own `status` (and `code`) when it has one. Following the http-errors
  * convention, the message is the error's own only below 500; a 5xx answers the status's reason
- * phrase (`WEFT_INTERNAL` for a plain 500) and the full error is logged with the request id.
+ * phrase (`WEFT_INTERNAL` for a plain 500) and the full error, its message cut to 2,000
+ * characters, is logged with the request id.
  * The one exception is a full queue or a runtime shutting down (503 `WEFT_QUEUE_FULL`,
  * `WEFT_SHUTTING_DOWN`), whose messages the core writes from constants and tell a client to
  * try again later. Every `503` or `429` answer to a WeftError, a plugin's or a coordinator's
@@ -605,7 +606,7 @@ export class ServerManager implements HttpServer {
           status: answer.status,
           ...fields,
           ...codes,
-          stack: (error as Error)?.stack,
+          stack: stackLogField(error),
         },
         'request failed',
       );
