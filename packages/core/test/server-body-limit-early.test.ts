@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
-import { constants, createGzip, deflateSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants, createGzip, deflateSync, gzipSync } from 'node:zlib';
 import express from 'express';
 import { ServerManager } from '@weft/core/node';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -189,13 +189,20 @@ describe('ServerManager and a JSON body over bodyLimit that is still arriving', 
     expect(ran).toEqual([]);
   });
 
-  it('answers 413 to a gzip or deflate body under twice the limit as soon as what came inflates past the limit, though the rest never comes [claim:prod-body-limit-early]', async () => {
+  it('answers 413 to a gzip, deflate or br body under twice the limit as soon as what came inflates past the limit, though the rest never comes [claim:prod-body-limit-early]', async () => {
     const { port, ran } = await serve();
     // 2 MB of spaces in a JSON array compress to about 2 KB: under twice the 1 KB limit.
     const plain = Buffer.from(`[${' '.repeat(2_000_000)}]`);
     for (const [encoding, body] of [
       ['gzip', gzipSync(plain, { level: 9 })],
       ['deflate', deflateSync(plain, { level: 9 })],
+      // brotli gives nothing of 2 MB of spaces before its last bytes: random text first.
+      [
+        'br',
+        brotliCompressSync(
+          Buffer.concat([Buffer.from(`["${randomBytes(1_200).toString('base64')}"`), plain]),
+        ),
+      ],
     ] as const) {
       expect(body.length).toBeLessThan(2 * 1024);
       const socket = connect(port, '127.0.0.1');
@@ -205,7 +212,7 @@ describe('ServerManager and a JSON body over bodyLimit that is still arriving', 
       socket.on('error', () => {});
       const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
       const started = Date.now();
-      // Its first 1,000 bytes, which inflate to far more than 1 KB; the rest is never sent.
+      // Its first 1,000 bytes, which inflate to more than 1 KB; the rest is never sent.
       socket.write(
         Buffer.concat([
           Buffer.from(

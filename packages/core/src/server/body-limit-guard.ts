@@ -1,4 +1,5 @@
-import { createGunzip, createInflate, type Gunzip, type Inflate } from 'node:zlib';
+import * as zlib from 'node:zlib';
+import type { Transform } from 'node:stream';
 import type { Request, Response } from 'express';
 
 /**
@@ -22,7 +23,7 @@ function tooLarge(limit: number, length: number | undefined): Error {
  * large or endless one waits out `requestTimeout` and gets 408, not 413): at once when its
  * `Content-Length` says so, or the moment the bytes of a chunked body pass the limit. The answer
  * closes the connection, so what the client still sends is not read. The limit is on the bytes
- * a compressed body (`gzip` or `deflate`) inflates to: such a body is refused here once it has
+ * a compressed body (`gzip`, `deflate`, `br` or `zstd`) inflates to: such a body is refused here once it has
  * sent twice the limit as it is (compression makes no honest body that much larger), or the
  * moment what it has sent so far inflates to more than the limit, without waiting for the rest.
  *
@@ -88,9 +89,16 @@ export function guardBodyLimit(
   return stop;
 }
 
-/** A zlib stream that inflates a body of the `Content-Encoding` the parser inflates too. */
-function inflaterFor(encoding: string): Gunzip | Inflate | undefined {
-  if (encoding === 'gzip') return createGunzip();
-  if (encoding === 'deflate') return createInflate();
+/**
+ * A zlib stream that inflates a body of the `Content-Encoding` the parser inflates too: `gzip`,
+ * `deflate`, `br`, and `zstd` on a Node.js whose `zlib` has it.
+ */
+function inflaterFor(encoding: string): Transform | undefined {
+  if (encoding === 'gzip') return zlib.createGunzip();
+  if (encoding === 'deflate') return zlib.createInflate();
+  if (encoding === 'br') return zlib.createBrotliDecompress();
+  // Node.js 22.15 and 23.8 added zstd; the types of an older Node.js do not name it.
+  const zstd = (zlib as { createZstdDecompress?: () => Transform }).createZstdDecompress;
+  if (encoding === 'zstd' && zstd !== undefined) return zstd();
   return undefined;
 }
