@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
-import { constants, createGzip } from 'node:zlib';
+import { brotliCompressSync, constants, createGzip, deflateSync, gzipSync } from 'node:zlib';
 import express from 'express';
 import { ServerManager } from '@weft/core/node';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -187,5 +187,56 @@ describe('ServerManager and a JSON body over bodyLimit that is still arriving', 
     expect(received).toBe('');
     socket.destroy();
     expect(ran).toEqual([]);
+  });
+
+  it('answers 413 to a gzip, deflate or br body under twice the limit as soon as what came inflates past the limit, though the rest never comes [claim:prod-body-limit-early]', async () => {
+    const { port, ran } = await serve();
+    // 2 MB of spaces in a JSON array compress to about 2 KB: under twice the 1 KB limit.
+    const plain = Buffer.from(`[${' '.repeat(2_000_000)}]`);
+    for (const [encoding, body] of [
+      ['gzip', gzipSync(plain, { level: 9 })],
+      ['deflate', deflateSync(plain, { level: 9 })],
+      // brotli gives nothing of 2 MB of spaces before its last bytes: random text first.
+      [
+        'br',
+        brotliCompressSync(
+          Buffer.concat([Buffer.from(`["${randomBytes(1_200).toString('base64')}"`), plain]),
+        ),
+      ],
+    ] as const) {
+      expect(body.length).toBeLessThan(2 * 1024);
+      const socket = connect(port, '127.0.0.1');
+      let received = '';
+      socket.setEncoding('latin1');
+      socket.on('data', (chunk: string) => (received += chunk));
+      socket.on('error', () => {});
+      const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+      const started = Date.now();
+      // Its first 1,000 bytes, which inflate to more than 1 KB; the rest is never sent.
+      socket.write(
+        Buffer.concat([
+          Buffer.from(
+            `POST /probe HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Encoding: ${encoding}\r\nContent-Length: ${body.length}\r\n\r\n`,
+          ),
+          body.subarray(0, 1_000),
+        ]),
+      );
+      await closed;
+      expect(received).toMatch(/^HTTP\/1\.1 413 /);
+      expect(received).toContain('"code":"WEFT_BAD_REQUEST"');
+      expect(Date.now() - started).toBeLessThan(REQUEST_TIMEOUT_MS / 2);
+    }
+    expect(ran).toEqual([]);
+  });
+
+  it('still takes a gzip body that inflates to within the limit', async () => {
+    const { port, ran } = await serve();
+    const response = await fetch(`http://127.0.0.1:${port}/probe`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: gzipSync(JSON.stringify({ text: 'x'.repeat(900) })),
+    });
+    expect(response.status).toBe(200);
+    expect(ran).toEqual(['handler']);
   });
 });

@@ -445,4 +445,37 @@ describe('step errors in the log', () => {
     expect(errors[1]).toBe(`${'y'.repeat(397)}...`);
     expect(errors[2]).toBe('a thrown value with no text form');
   });
+
+  it("cuts a thrown Error's message of megabytes, and a returned error of that size, to 2,000 characters in the step failed line, without splitting an emoji [claim:obs-error-message-cut]", async () => {
+    const { logger, lines } = capturingLogger('warn');
+    // The emoji's two code units straddle the cut: the line keeps neither.
+    const message = `${'z'.repeat(1_996)}\u{1F600}${'z'.repeat(3_000_000)}`;
+    let calls = 0;
+    // The first task's step throws the Error, the second's returns the same text as its error.
+    const throwing = recordingExecutor('fail', () => {
+      calls += 1;
+      if (calls === 1) throw new Error(message);
+      return { success: false, error: message };
+    });
+    const runtime = stopAfterTest(
+      await Runtime.init({
+        models: [
+          new ScriptedModelProvider({
+            fallback: (_messages, request) =>
+              request.purpose === 'review' ? { type: 'stop' } : plan(['work', 'fail']),
+          }),
+        ],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [new TestPlugin('work', { executors: [throwing] })],
+        options: { logger },
+      }),
+    );
+    await runtime.start();
+    for (const space of ['obs-huge-1', 'obs-huge-2']) {
+      const task = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space });
+      expect(task.status).toBe('failed');
+    }
+    const logged = lines.filter((line) => line.msg === 'step failed').map((line) => line.error);
+    expect(logged).toEqual([`${'z'.repeat(1_996)}...`, `${'z'.repeat(1_996)}...`]);
+  });
 });

@@ -11,7 +11,7 @@ import { createTaskSignal } from '../util/task-signal.js';
 import { cutText } from '../util/cut-text.js';
 import { describeError, WeftError } from '../errors/weft-error.js';
 import { errorDocsUrl } from '../errors/error-registry.js';
-import { errorLogFields } from '../util/logger.js';
+import { errorLogFields, MAX_LOGGED_ERROR_CHARS } from '../util/logger.js';
 import { randomId } from '../util/random-id.js';
 import type { Memory } from '../memory/memory-provider.js';
 import type { PipelineGenerationContext, PipelineModificationContext } from './contexts.js';
@@ -492,7 +492,10 @@ function returnedFailureFields(error: string | undefined): {
   docsUrl?: string;
 } {
   const code = WEFT_CODE_AT_END.exec(error?.split('\n')[0] ?? '')?.[1];
-  return code === undefined ? { error } : { error, code, docsUrl: errorDocsUrl(code) };
+  const logged = error === undefined ? undefined : cutText(error, MAX_LOGGED_ERROR_CHARS);
+  return code === undefined
+    ? { error: logged }
+    : { error: logged, code, docsUrl: errorDocsUrl(code) };
 }
 
 /** The code a WeftError appends to the first line of its message, such as ` [WEFT_QUEUE_FULL]`. */

@@ -11,7 +11,7 @@ import express, {
 import type { Logger } from 'pino';
 import { errorDocsUrl } from '../errors/error-registry.js';
 import { describeError, WeftError } from '../errors/weft-error.js';
-import { errorLogFields } from '../util/logger.js';
+import { errorLogFields, stackLogField } from '../util/logger.js';
 import { ALLOWED_HOST_RULE, isAllowedHostEntry } from './allowed-host-entry.js';
 import { hostChecker, hostnameOf, type AllowedHosts } from './allowed-hosts.js';
 import {
@@ -78,11 +78,13 @@ const IDLE_SWEEP_MS = 50;
  * route's own `invalidBodyCode`, when nothing else says where it is explained):
  * 400 `WEFT_BAD_REQUEST` for malformed or too deeply nested JSON, 413 `WEFT_BAD_REQUEST` for a
  * body over the limit, 415 `WEFT_BAD_REQUEST` for a charset or `Content-Encoding` the parser
- * cannot decode, 403 `WEFT_HOST_NOT_ALLOWED`, 403 `WEFT_ORIGIN_NOT_ALLOWED`, 404
+ * cannot decode, 501 `WEFT_BAD_REQUEST` for a transfer coding other than `chunked`, 505
+ * `WEFT_BAD_REQUEST` for an HTTP version other than 1.x, 403 `WEFT_HOST_NOT_ALLOWED`, 403 `WEFT_ORIGIN_NOT_ALLOWED`, 404
  * `WEFT_NOT_FOUND` for an unknown path,
  * and the error's own `status` (and `code`) when it has one. Following the http-errors
  * convention, the message is the error's own only below 500; a 5xx answers the status's reason
- * phrase (`WEFT_INTERNAL` for a plain 500) and the full error is logged with the request id.
+ * phrase (`WEFT_INTERNAL` for a plain 500) and the full error, its message cut to 2,000
+ * characters, is logged with the request id.
  * The one exception is a full queue or a runtime shutting down (503 `WEFT_QUEUE_FULL`,
  * `WEFT_SHUTTING_DOWN`), whose messages the core writes from constants and tell a client to
  * try again later. Every `503` or `429` answer to a WeftError, a plugin's or a coordinator's
@@ -209,6 +211,7 @@ export class ServerManager implements HttpServer {
     this.app.use(this.dropRefused);
     this.app.use(this.identify);
     this.app.use(this.checkHost());
+    this.app.use(this.checkProtocol());
     this.app.use(this.checkOrigin());
     if (this.config.cors) {
       // The core's CorsOptions are the middleware's, with read-only lists it does not change.
@@ -509,6 +512,46 @@ export class ServerManager implements HttpServer {
     };
   }
 
+  /**
+   * Refuses a request this HTTP/1.1 server would misread: one whose request line names another
+   * major version (`HTTP/2.0`, `HTTP/0.9`), which Node.js would serve as HTTP/1.1, answered 505;
+   * and one whose body has a transfer coding other than `chunked` (`Transfer-Encoding: gzip,
+   * chunked`), which Node.js undoes the chunking of but passes on still encoded, answered 501.
+   * Both with `WEFT_BAD_REQUEST`, closing the connection, since the rest of what the client sends
+   * cannot be read.
+   */
+  private checkProtocol(): RequestHandler {
+    return (request, response, next) => {
+      let status: number | undefined;
+      let message = '';
+      if (request.httpVersionMajor !== 1) {
+        status = 505;
+        message = `HTTP/${request.httpVersionMajor}.${request.httpVersionMinor} is not supported: this server speaks HTTP/1.1 and HTTP/1.0`;
+      } else {
+        const codings = (request.headers['transfer-encoding'] ?? '')
+          .split(',')
+          .map((coding) => coding.trim().toLowerCase())
+          .filter((coding) => coding !== '' && coding !== 'chunked');
+        if (codings.length > 0) {
+          status = 501;
+          message = `Transfer-Encoding ${JSON.stringify(codings.join(', ').slice(0, 100))} is not supported: the server decodes only chunked; compress a body with Content-Encoding instead`;
+        }
+      }
+      if (status === undefined) {
+        next();
+        return;
+      }
+      response.setHeader('Connection', 'close');
+      sendError(response, {
+        status,
+        message,
+        code: 'WEFT_BAD_REQUEST',
+        docsUrl: errorDocsUrl('WEFT_BAD_REQUEST'),
+        requestId: requestIdOf(response),
+      });
+    };
+  }
+
   private checkOrigin(): RequestHandler {
     const verdictOf = originChecker(this.config.allowedOrigins, this.config.cors);
     return (request, response, next) => {
@@ -563,7 +606,7 @@ export class ServerManager implements HttpServer {
           status: answer.status,
           ...fields,
           ...codes,
-          stack: (error as Error)?.stack,
+          stack: stackLogField(error),
         },
         'request failed',
       );
