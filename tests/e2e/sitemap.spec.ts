@@ -13,6 +13,10 @@
  * by accessibility.spec.ts. axe's page-level rules, which it runs only over a whole page, are kept
  * on every page here: one <main>, one h1, a title (the checks below), and the document's language,
  * which is the same template's.
+ *
+ * Colour contrast, three quarters of axe's time on a long page, is judged once for each text style
+ * a shard meets (see markContrastShapes), and every time for text that may sit over something
+ * other than its ancestors' backgrounds.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -122,6 +126,124 @@ async function unwrapRepeatedCodeShapes(page: Page, checked: Set<string>): Promi
   return added;
 }
 
+type Violation = Awaited<ReturnType<AxeBuilder['analyze']>>['violations'][number];
+
+/** The attribute that puts an element in the colour contrast run. */
+const CONTRAST_MARK = 'data-weft-contrast';
+
+/**
+ * Marks, within `scope`, the visible elements with text of their own whose contrast axe is to
+ * judge: the first of each text style not judged before in the shard, and every one over a box
+ * that may not be among its ancestors. Returns the styles it added to `checked`.
+ *
+ * axe's contrast of a text is a function of the text's colour, size, weight, shadow and stroke,
+ * and of what is painted behind it. Behind an element whose ancestors up to the first opaque
+ * background are in the flow, untransformed, unfiltered and without background images, that
+ * is those ancestors' background colours and opacities, so the style is those values together:
+ * two elements of one style get the same verdict. An element placed out of the flow (absolute or
+ * fixed), transformed, filtered, blended or over a background image (itself or an ancestor) may
+ * sit over anything and is always marked; a sticky one is in the flow until the page scrolls,
+ * and axe judges the page unscrolled. An element hidden or one pixel small is never a style's
+ * first, since axe skips it and a visible one of its style would then go unjudged.
+ */
+async function markContrastShapes(
+  page: Page,
+  scope: string,
+  checked: Set<string>,
+): Promise<{ marked: number; added: string[] }> {
+  const result = await page.evaluate(
+    ({ scope, seen, mark }) => {
+      const known = new Set(seen);
+      const added: string[] = [];
+      let marked = 0;
+      const root = document.querySelector(scope);
+      if (!root) return { marked, added };
+      const behind = (element: Element) => {
+        const colours: string[] = [];
+        let opacity = 1;
+        let loose = false;
+        for (let node: Element | null = element; node; node = node.parentElement) {
+          const style = getComputedStyle(node);
+          opacity *= Number(style.opacity);
+          if (
+            style.position === 'absolute' ||
+            style.position === 'fixed' ||
+            style.transform !== 'none' ||
+            style.filter !== 'none' ||
+            style.mixBlendMode !== 'normal' ||
+            style.backgroundImage !== 'none'
+          ) {
+            loose = true;
+          }
+          const colour = style.backgroundColor;
+          if (colour === 'rgba(0, 0, 0, 0)' || colour === 'transparent') continue;
+          colours.push(colour);
+          // An opaque background hides whatever is further out.
+          if (!colour.startsWith('rgba(')) break;
+        }
+        return { colours, opacity, loose };
+      };
+      for (const element of Array.from(root.querySelectorAll('*'))) {
+        const ownText = Array.from(element.childNodes).some(
+          (node) => node.nodeType === Node.TEXT_NODE && (node.textContent ?? '').trim() !== '',
+        );
+        if (!ownText) continue;
+        const box = element.getBoundingClientRect();
+        if (box.width <= 1 || box.height <= 1) continue;
+        if (!element.checkVisibility({ opacityProperty: true, visibilityProperty: true })) continue;
+        const { colours, opacity, loose } = behind(element);
+        if (!loose) {
+          const style = getComputedStyle(element);
+          const shape = JSON.stringify([
+            style.color,
+            style.fontSize,
+            style.fontWeight,
+            style.textShadow,
+            style.webkitTextStrokeWidth,
+            style.webkitTextStrokeColor,
+            colours,
+            opacity,
+          ]);
+          if (known.has(shape)) continue;
+          known.add(shape);
+          added.push(shape);
+        }
+        element.setAttribute(mark, '');
+        marked += 1;
+      }
+      return { marked, added };
+    },
+    { scope, seen: [...checked], mark: CONTRAST_MARK },
+  );
+  for (const shape of result.added) checked.add(shape);
+  return result;
+}
+
+/**
+ * axe's source, with the colour contrast rule told to judge only the elements
+ * {@link markContrastShapes} marks (its selector is every element otherwise); the rule's own
+ * filter, text that is visible, still applies to them. One run of every rule over the page.
+ */
+const axeSource = `${readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8')}
+;axe.configure({ rules: [{ id: 'color-contrast', selector: '[${CONTRAST_MARK}]' }] });`;
+
+/** axe's violations over `scope`, the contrast of text judged once per style (see above). */
+async function axeViolations(
+  page: Page,
+  scope: 'html' | 'main',
+  checkedContrastShapes: Set<string>,
+): Promise<Violation[]> {
+  await markContrastShapes(page, scope, checkedContrastShapes);
+  // Details of the nodes that pass are not needed, and gathering them is a good part of axe's time
+  // on a long page; every rule still runs and every violation is reported in full. The site has
+  // no frames, so axe runs in the page itself (legacy mode) rather than finishing its run in a
+  // new blank page, which costs about a second a page.
+  const axe = new AxeBuilder({ page, axeSource })
+    .setLegacyMode(true)
+    .options({ resultTypes: ['violations'] });
+  return (await (scope === 'main' ? axe.include('main') : axe).analyze()).violations;
+}
+
 async function expectImagesLoad(page: Page, request: APIRequestContext): Promise<void> {
   // Lazy images below the fold have not been fetched yet: each source is fetched here instead.
   const sources = await page
@@ -148,6 +270,7 @@ async function checkPage(
   sitePath: string,
   problems: string[],
   checkedCodeShapes: Set<string>,
+  checkedContrastShapes: Set<string>,
 ): Promise<void> {
   const response = await page.goto(sitePath);
   expect(response?.status(), sitePath).toBe(200);
@@ -185,13 +308,12 @@ async function checkPage(
 
   // Last, as it changes the page: code tokens of shapes checked already become plain text.
   await unwrapRepeatedCodeShapes(page, checkedCodeShapes);
-  // Details of the nodes that pass are not needed, and gathering them is a good part of axe's time
-  // on a long page; every rule still runs and every violation is reported in full. The site has
-  // no frames, so axe runs in the page itself (legacy mode) rather than finishing its run in a
-  // new blank page, which costs about a second a page.
-  const axe = new AxeBuilder({ page }).setLegacyMode(true).options({ resultTypes: ['violations'] });
-  const results = await (axesWholePage(sitePath) ? axe : axe.include('main')).analyze();
-  for (const violation of results.violations) {
+  const violations = await axeViolations(
+    page,
+    axesWholePage(sitePath) ? 'html' : 'main',
+    checkedContrastShapes,
+  );
+  for (const violation of violations) {
     const where = violation.nodes.slice(0, 3).map((node) => node.target.join(' '));
     problems.push(`${sitePath}: axe ${violation.id}: ${violation.help} (${where.join('; ')})`);
   }
@@ -207,6 +329,53 @@ test('axe still sees one code token of each shape on a long guide', async ({ pag
   expect(await page.locator('pre *').count()).toBe(shapes.length);
   // The guide's code has keywords, strings and typed names, each a shape of its own.
   expect(shapes.length).toBeGreaterThan(10);
+});
+
+test("axe's contrast run judges each text style once, a new style and text over a loose box every time", async ({
+  page,
+}) => {
+  await page.goto('/docs/getting-started/');
+  await waitForHydration(page);
+  const checked = new Set<string>();
+  const first = await markContrastShapes(page, 'main', checked);
+  expect(first.added.length).toBeGreaterThan(5);
+  // Read again, the styles met are not marked again: what is marked is text over loose boxes.
+  await page.locator(`[${CONTRAST_MARK}]`).evaluateAll((marked, mark) => {
+    for (const element of marked) element.removeAttribute(mark);
+  }, CONTRAST_MARK);
+  const again = await markContrastShapes(page, 'main', checked);
+  expect(again.added).toEqual([]);
+  expect(again.marked).toBeLessThan(first.marked);
+
+  // A paragraph in a colour the page does not use, and one in the page's own paragraph style
+  // placed over a white box that is not its ancestor: both too faint, both judged.
+  await page
+    .locator('main article p')
+    .first()
+    .evaluate((paragraph) => {
+      const faint = document.createElement('p');
+      faint.id = 'faint-colour';
+      faint.style.color = '#3a3a3a';
+      faint.textContent = 'A new colour, too dark on this background';
+      const frame = document.createElement('div');
+      frame.style.position = 'relative';
+      const white = document.createElement('div');
+      white.style.background = '#ffffff';
+      white.style.height = '3em';
+      const overWhite = document.createElement('p');
+      overWhite.id = 'faint-over-white';
+      overWhite.style.position = 'absolute';
+      overWhite.style.top = '0';
+      overWhite.textContent = 'The paragraph style, over a white box';
+      frame.append(white, overWhite);
+      paragraph.after(faint, frame);
+    });
+  const violations = await axeViolations(page, 'main', checked);
+  const contrast = violations.find(({ id }) => id === 'color-contrast');
+  expect(contrast?.nodes.map((node) => node.target.join(' ')).sort()).toEqual([
+    '#faint-colour',
+    '#faint-over-white',
+  ]);
 });
 
 test('the sitemap lists the pages to walk', () => {
@@ -230,13 +399,14 @@ for (let index = 0; index < shards; index += 1) {
     await page.setViewportSize({ width: 1280, height: 800 });
     const problems: string[] = [];
     const checkedCodeShapes = new Set<string>();
+    const checkedContrastShapes = new Set<string>();
     page.on('console', (message) => {
       if (message.type() === 'error')
         problems.push(`${page.url()}: console error: ${message.text()}`);
     });
     page.on('pageerror', (error) => problems.push(`${page.url()}: page error: ${error.message}`));
     for (const sitePath of shard) {
-      await checkPage(page, request, sitePath, problems, checkedCodeShapes);
+      await checkPage(page, request, sitePath, problems, checkedCodeShapes, checkedContrastShapes);
     }
     expect(problems).toEqual([]);
   });
