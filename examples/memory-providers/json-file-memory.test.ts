@@ -2,6 +2,7 @@ import type * as FilePromises from 'node:fs/promises';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { MAX_MEMORY_JSON_DEPTH } from '@weft/core';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { JsonFileMemoryProvider } from './json-file-memory.js';
 
@@ -43,24 +44,37 @@ function depthOf(value: unknown): number {
   return depth;
 }
 
-it('JsonFileMemoryProvider answers content nested thousands of levels deep, as SQLite does', async () => {
+it('JsonFileMemoryProvider stores content nested to MAX_MEMORY_JSON_DEPTH and answers it whole, and refuses one level more, as every store does', async () => {
   const memory = new JsonFileMemoryProvider(
     join(directory, 'deep-content.json'),
   );
   await memory.init();
-  let content: Record<string, unknown> = { leaf: true };
-  for (let level = 0; level < 2500; level += 1) content = { inner: content };
+  // The outermost object is level 1: the leaf's object inside 99 others is level 100.
+  const nested = (wraps: number): Record<string, unknown> => {
+    let content: Record<string, unknown> = { leaf: true };
+    for (let level = 0; level < wraps; level += 1) content = { inner: content };
+    return content;
+  };
   const stored = await memory.store({
     space: 'room',
     kind: 'note',
-    content,
+    content: nested(MAX_MEMORY_JSON_DEPTH - 1),
     metadata: {},
   });
   const [found] = await memory.query({ space: 'room' });
-  // Counted in a loop: a recursive deep-equality check would itself run out of stack.
   expect([depthOf(stored.content), depthOf(found?.content)]).toEqual([
-    2500, 2500,
+    MAX_MEMORY_JSON_DEPTH - 1,
+    MAX_MEMORY_JSON_DEPTH - 1,
   ]);
+  await expect(
+    memory.store({
+      space: 'room',
+      kind: 'note',
+      content: nested(MAX_MEMORY_JSON_DEPTH),
+      metadata: {},
+    }),
+  ).rejects.toMatchObject({ code: 'WEFT_MEMORY_INVALID' });
+  expect(await memory.query({ space: 'room' })).toHaveLength(1);
   await memory.shutdown();
 });
 

@@ -191,9 +191,8 @@ export class JsonFileMemoryProvider extends MemoryProvider {
   }
 }
 
-// Callers get a copy, never the kept object. Through JSON, as the file holds
-// it: structuredClone gives up on content nested a few thousand levels deep,
-// which the checks let through.
+// Callers get a copy, never the kept object: through JSON, as the file holds
+// it.
 function copy(memory: Memory): Memory {
   return {
     ...memory,
