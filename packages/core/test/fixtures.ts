@@ -4,6 +4,7 @@
  * with the doubles of `@weft/testing` live in tests/integration/core/, whose fixtures build on
  * these.
  */
+import { connect, type Socket } from 'node:net';
 import {
   defineCapability,
   ModelProvider,
@@ -232,4 +233,22 @@ export async function errorOf(
     return error as Error & { status?: number; code?: string };
   }
   throw new Error('expected an error, but none was thrown');
+}
+
+/**
+ * A raw TCP connection to a server on 127.0.0.1, for requests no client would send: what comes
+ * back is kept as text (`latin1` keeps every byte), and `closed` settles when the connection
+ * closes.
+ */
+export function rawConnectionTo(
+  port: number,
+  encoding: BufferEncoding = 'latin1',
+): { socket: Socket; received: () => string; closed: Promise<void> } {
+  const socket = connect(port, '127.0.0.1');
+  let received = '';
+  socket.setEncoding(encoding);
+  socket.on('data', (chunk: string) => (received += chunk));
+  socket.on('error', () => {});
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  return { socket, received: () => received, closed };
 }

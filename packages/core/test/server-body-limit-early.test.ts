@@ -10,7 +10,7 @@ import { brotliCompressSync, constants, createGzip, deflateSync, gzipSync } from
 import express from 'express';
 import { ServerManager } from '@weft/core/node';
 import { afterEach, describe, expect, it } from 'vitest';
-import { silentLogger } from './fixtures.js';
+import { rawConnectionTo, silentLogger } from './fixtures.js';
 
 let server: ServerManager | undefined;
 afterEach(async () => {
@@ -143,12 +143,7 @@ describe('ServerManager and a JSON body over bodyLimit that is still arriving', 
     };
     const chunks: string[] = [];
     for (let index = 0; index < 60; index += 1) chunks.push(await piece());
-    const socket = connect(port, '127.0.0.1');
-    let received = '';
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk: string) => (received += chunk));
-    socket.on('error', () => {});
-    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    const { socket, received, closed } = rawConnectionTo(port);
     const started = Date.now();
     socket.write(
       'POST /probe HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n',
@@ -164,7 +159,7 @@ describe('ServerManager and a JSON body over bodyLimit that is still arriving', 
     }, 100);
     await closed;
     clearInterval(drip);
-    expect(received).toMatch(/^HTTP\/1\.1 413 /);
+    expect(received()).toMatch(/^HTTP\/1\.1 413 /);
     expect(Date.now() - started).toBeLessThan(REQUEST_TIMEOUT_MS / 2);
     expect(ran).toEqual([]);
   });
@@ -205,12 +200,7 @@ describe('ServerManager and a JSON body over bodyLimit that is still arriving', 
       ],
     ] as const) {
       expect(body.length).toBeLessThan(2 * 1024);
-      const socket = connect(port, '127.0.0.1');
-      let received = '';
-      socket.setEncoding('latin1');
-      socket.on('data', (chunk: string) => (received += chunk));
-      socket.on('error', () => {});
-      const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+      const { socket, received, closed } = rawConnectionTo(port);
       const started = Date.now();
       // Its first 1,000 bytes, which inflate to more than 1 KB; the rest is never sent.
       socket.write(
@@ -222,8 +212,8 @@ describe('ServerManager and a JSON body over bodyLimit that is still arriving', 
         ]),
       );
       await closed;
-      expect(received).toMatch(/^HTTP\/1\.1 413 /);
-      expect(received).toContain('"code":"WEFT_BAD_REQUEST"');
+      expect(received()).toMatch(/^HTTP\/1\.1 413 /);
+      expect(received()).toContain('"code":"WEFT_BAD_REQUEST"');
       expect(Date.now() - started).toBeLessThan(REQUEST_TIMEOUT_MS / 2);
     }
     expect(ran).toEqual([]);

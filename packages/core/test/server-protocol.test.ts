@@ -3,11 +3,10 @@
  * major version, which Node.js would serve as HTTP/1.1, and a body with a transfer coding other
  * than chunked, which Node.js would pass on still encoded.
  */
-import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { ServerManager } from '@weft/core/node';
 import { afterEach, describe, expect, it } from 'vitest';
-import { silentLogger } from './fixtures.js';
+import { rawConnectionTo, silentLogger } from './fixtures.js';
 
 let server: ServerManager | undefined;
 afterEach(async () => {
@@ -38,15 +37,10 @@ async function serve(): Promise<{ port: number; ran: unknown[] }> {
 
 /** Sends raw bytes and gives all that came back once the server closed the connection. */
 async function exchange(port: number, bytes: Buffer | string): Promise<string> {
-  const socket = connect(port, '127.0.0.1');
-  let received = '';
-  socket.setEncoding('latin1');
-  socket.on('data', (chunk: string) => (received += chunk));
-  socket.on('error', () => {});
-  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  const { socket, received, closed } = rawConnectionTo(port);
   socket.write(bytes);
   await closed;
-  return received;
+  return received();
 }
 
 function answerOf(received: string): { status: number; code: string; message: string } {
