@@ -52,7 +52,7 @@ function answerOf(received: string): { status: number; code: string; message: st
 }
 
 describe('ServerManager and requests it does not speak', () => {
-  it('answers 505 WEFT_BAD_REQUEST to a request line naming HTTP/2.0 or HTTP/0.9, runs no route and closes the connection [claim:prod-http-version] [claim:errors-505-http-version] [claim:errors-5xx-message-generic]', async () => {
+  it('answers 505 WEFT_BAD_REQUEST to a request line naming HTTP/2.0 or HTTP/0.9, runs no route and closes the connection, once the host check has passed; HTTP/1.2 is not HTTP to the parser (400) [claim:prod-http-version] [claim:errors-505-http-version] [claim:errors-5xx-message-generic]', async () => {
     const { port, ran } = await serve();
     for (const version of ['2.0', '0.9']) {
       const received = await exchange(
@@ -65,6 +65,17 @@ describe('ServerManager and requests it does not speak', () => {
       expect(answer).toMatchObject({ status: 505, code: 'WEFT_BAD_REQUEST' });
       expect(answer.message).toContain(`HTTP/${version}`);
     }
+    // Another version number is not HTTP to Node.js's parser: 400, as for other bytes that are not.
+    const unparsed = await exchange(port, 'GET /probe HTTP/1.2\r\nHost: 127.0.0.1\r\n\r\n');
+    expect(unparsed).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answerOf(unparsed)).toMatchObject({ status: 400, code: 'WEFT_BAD_REQUEST' });
+    // The host check comes first: a Host that is not allowed gets its 403 whatever the version.
+    const rebound = await exchange(
+      port,
+      'GET /probe HTTP/2.0\r\nHost: rebound.example\r\nConnection: close\r\n\r\n',
+    );
+    expect(rebound).toMatch(/^HTTP\/1\.1 403 /);
+    expect(answerOf(rebound)).toMatchObject({ status: 403, code: 'WEFT_HOST_NOT_ALLOWED' });
     expect(ran).toEqual([]);
   });
 
