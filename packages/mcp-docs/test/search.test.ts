@@ -208,6 +208,16 @@ describe('the search_docs ranking', () => {
     expect(matched('graceful sh')).not.toContain('shutdown');
   });
 
+  it('counts the three letters of a last word after taking off its ending: ids is searched as id, alone [claim:mcp-docs-last-word-root-letters]', () => {
+    const small = new DocsSearch([
+      page('/docs/tasks/', 'Tasks', '# Tasks\n\nEvery task keeps its identity.'),
+      page('/docs/keys/', 'Keys', '# Keys\n\nThe ids of the keys.'),
+    ]);
+    const terms = (query: string) => small.rank(query).flatMap((hit) => hit.terms);
+    expect(terms('ids')).toEqual(['ids']);
+    expect(terms('ide')).toEqual(['identity']);
+  });
+
   it('looks for a last word of two letters as that word alone [claim:mcp-docs-last-word-prefix]', () => {
     const small = new DocsSearch([
       page('/docs/scripts/', 'Scripts', '# Scripts\n\nRun the script with sh.'),
