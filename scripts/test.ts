@@ -105,7 +105,23 @@ function minutes(seconds: number): string {
   return `${(seconds / 60).toFixed(1)} min`;
 }
 
-function printSummary(outcomes: readonly Outcome[], stageSeconds: readonly number[]): void {
+/** One stage of a run: its phases, how long it took, and the machine's processor ticks meanwhile. */
+interface StageTime {
+  scripts: string[];
+  seconds: number;
+  busyShare: number | undefined;
+}
+
+/** The share of the machine's processor time that was busy between two readings of /proc/stat. */
+function busyShare(
+  before: ReturnType<typeof machineCpuTicks>,
+  after: ReturnType<typeof machineCpuTicks>,
+): number | undefined {
+  if (!before || !after || after.total <= before.total) return undefined;
+  return (after.busy - before.busy) / (after.total - before.total);
+}
+
+function printSummary(outcomes: readonly Outcome[], stages: readonly StageTime[]): void {
   console.log('\nTest phases');
   console.table(
     outcomes.map(({ phase, seconds, cpuSeconds, passed }) => ({
@@ -116,8 +132,14 @@ function printSummary(outcomes: readonly Outcome[], stageSeconds: readonly numbe
       result: passed ? 'passed' : 'FAILED',
     })),
   );
-  const total = stageSeconds.reduce((sum, seconds) => sum + seconds, 0);
+  const total = stages.reduce((sum, { seconds }) => sum + seconds, 0);
   console.log(`Whole run: ${minutes(total)}`);
+  // A stage whose processors were not all busy could finish sooner with more of its work at once.
+  stages.forEach(({ scripts, seconds, busyShare: share }, index) => {
+    const busy =
+      share === undefined ? '' : `, the machine's processors ${Math.round(100 * share)}% busy`;
+    console.log(`  stage ${index + 1} (${scripts.join(', ')}): ${minutes(seconds)}${busy}`);
+  });
   // Every phase and the packing, whose processes are all this one's children, ended by now.
   const cpu = endedChildrenCpuSeconds();
   if (cpu !== undefined) {
@@ -125,10 +147,8 @@ function printSummary(outcomes: readonly Outcome[], stageSeconds: readonly numbe
       `Processor time of the phases' own processes: ${minutes(cpu)}${packingNote(cpu, outcomes)} (the browsers and database servers they leave to the system are not counted)`,
     );
   }
-  const machineNow = machineCpuTicks();
-  if (machineAtStart && machineNow && machineNow.total > machineAtStart.total) {
-    const busy =
-      (machineNow.busy - machineAtStart.busy) / (machineNow.total - machineAtStart.total);
+  const busy = busyShare(machineAtStart, machineCpuTicks());
+  if (busy !== undefined) {
     console.log(`The machine's processors were ${Math.round(100 * busy)}% busy over the run`);
   }
   for (const [label, docsOnly] of [
@@ -162,7 +182,7 @@ function selectStages(asked: readonly string[]): Lane[][] {
 async function main(): Promise<void> {
   const stages = selectStages(process.argv.slice(2));
   const outcomes: Outcome[] = [];
-  const stageSeconds: number[] = [];
+  const stageTimes: StageTime[] = [];
   let failed = false;
   let packing: Promise<void> | undefined;
   const packOnce = (): Promise<void> =>
@@ -204,14 +224,19 @@ async function main(): Promise<void> {
 
   for (const lanes of stages) {
     const started = performance.now();
+    const ticks = machineCpuTicks();
     await Promise.all(lanes.map((lane, index) => runLane(lane, index === 0)));
-    stageSeconds.push((performance.now() - started) / 1000);
+    stageTimes.push({
+      scripts: lanes.flat(2).map((phase) => phase.script),
+      seconds: (performance.now() - started) / 1000,
+      busyShare: busyShare(ticks, machineCpuTicks()),
+    });
     if (failed) break;
   }
   const order = (outcome: Outcome): number => TEST_PHASES.indexOf(outcome.phase);
   printSummary(
     [...outcomes].sort((a, b) => order(a) - order(b)),
-    stageSeconds,
+    stageTimes,
   );
   rmSync(cpuFiles, { recursive: true, force: true });
   if (failed) process.exitCode = 1;
