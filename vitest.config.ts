@@ -22,7 +22,7 @@ const TEST_FILES = [
  * file before it would have loaded differently).
  */
 export const NEEDS_OWN_MODULES =
-  /\bvi\.(mock|doMock|unmock|doUnmock|resetModules|stubGlobal|stubEnv)\(|\bprocess\.env(\.\w+|\[[^\]]+\])?\s*(\?\?|\|\||&&|\+)?=[^=]|\bObject\.assign\(\s*process\.env\b|\bdelete process\.env|@vitest-own-modules\b/;
+  /\bvi\.(mock|doMock|unmock|doUnmock|resetModules|stubGlobal|stubEnv)\(|\bprocess\.env(\.\w+|\[[^\]]+\])?\s*(\?\?|\|\||&&|\+)?=[^=]|\bObject\.assign\(\s*process\.env\b|\bdelete process\.env|\bReflect\.(set|deleteProperty|defineProperty)\(\s*process\.env\b|@vitest-own-modules\b/;
 
 const ownModuleFiles = globSync(TEST_FILES, { ignore: ['**/node_modules/**'] }).filter((file) =>
   NEEDS_OWN_MODULES.test(readFileSync(file, 'utf8')),

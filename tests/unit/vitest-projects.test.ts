@@ -46,6 +46,9 @@ describe('the unit tests’ two projects [claim:cg-vitest-own-modules]', () => {
     'process.env = { ...saved };',
     'Object.assign(process.env, { WEFT_LOG_LEVEL: "silent" });',
     'delete process.env.WEFT_LOG_LEVEL;',
+    "Reflect.deleteProperty(process.env, 'WEFT_LOG_LEVEL');",
+    "Reflect.set(process.env, 'WEFT_LOG_LEVEL', 'silent');",
+    "Reflect.defineProperty(process.env, 'WEFT_LOG_LEVEL', { value: 'silent' });",
     '// @vitest-own-modules: it counts how often the module loads',
   ])('gives a file with %s modules of its own', (text) => {
     expect(NEEDS_OWN_MODULES.test(text)).toBe(true);
