@@ -8,6 +8,7 @@ import {
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
 import {
   errorOf,
   makeRuntime,
@@ -175,6 +176,15 @@ describe('ModelManager.getObject', () => {
     expect(error.message).toContain('the answer is not JSON');
   });
 
+  it('reads the span from the first [ to the last ] when a [ comes first, not the object inside it [claim:go-reading]', async () => {
+    const { models: manager } = await models(['Found: [{"city":"Oslo","population":1}] done']);
+    const error = await errorOf(manager.getObject({ schema: City, prompt: 'x', maxRetries: 0 }));
+    // The list parses, so the answer is JSON; it is then refused for not being an object.
+    expect(error.code).toBe('WEFT_GET_OBJECT_FAILED');
+    expect(error.message).not.toContain('the answer is not JSON');
+    expect(error.message).toContain('expected object, received array');
+  });
+
   it('reads the span from the first { to the last }, so two objects in prose are not read [claim:go-reading]', async () => {
     const { models: manager } = await models([
       'Either {"city":"Lyon","population":1} or {"city":"Nice","population":2}.',
@@ -221,6 +231,43 @@ describe('ModelManager.getObject', () => {
     expect(error.message).toContain('schema "City" after 3 attempt(s)');
     expect(error.message).toMatch(/last error: .*city/s);
     expect(model.requests).toHaveLength(3);
+  });
+
+  it('puts a validation error of several lines below the first line, which ends with the code [claim:go-final-error-lines]', async () => {
+    const { models: manager } = await models(['{"city": 3, "population": "many"}', '[1]']);
+    const error = await errorOf(
+      manager.getObject({ schema: City, schemaName: 'City', prompt: 'Where?', maxRetries: 0 }),
+    );
+    const [first, ...rest] = error.message.split('\n');
+    expect(first).toBe(
+      `getObject: the model's answer did not match schema "City" after 1 attempt(s); last error: [WEFT_GET_OBJECT_FAILED]`,
+    );
+    expect(rest.join('\n')).toContain('→ at city');
+    expect(rest.join('\n')).toContain('→ at population');
+    expect(error.message.match(/WEFT_GET_OBJECT_FAILED/g)).toHaveLength(1);
+    // An issue without a path is one line: it stays on the first line, before the code.
+    const root = await errorOf(
+      manager.getObject({ schema: City, schemaName: 'City', prompt: 'Where?', maxRetries: 0 }),
+    );
+    expect(root.message).not.toContain('\n');
+    expect(root.message).toMatch(/; last error: ✖ .+ \[WEFT_GET_OBJECT_FAILED\]$/);
+  });
+
+  it('logs every rejected answer at debug level, the last one too, when no retry is left [claim:go-rejected-log]', async () => {
+    const { logger, lines } = capturingLogger('debug');
+    const { runtime } = await makeRuntime({
+      responses: { responses: ['nope', '{"city": 3, "population": 1}'] },
+      options: { logger },
+    });
+    await errorOf(
+      runtime.models.getObject({ schema: City, schemaName: 'City', prompt: 'x', maxRetries: 1 }),
+    );
+    const rejected = lines.filter((line) => line.msg === 'getObject answer rejected');
+    expect(rejected.map((line) => [line.level, line.schemaName, line.attempt])).toEqual([
+      [20, 'City', 0],
+      [20, 'City', 1],
+    ]);
+    expect(String(rejected[1]?.error)).toContain('→ at city');
   });
 
   it('makes a single attempt with maxRetries 0 [claim:go-max-retries-default]', async () => {
@@ -408,7 +455,9 @@ describe('ModelManager.getObject', () => {
       prompt: 'Where?',
       request: { purpose: 'destination' },
     });
-    expect(purposes).toEqual(['get-object:City', 'destination']);
+    // Without a schemaName the schema is named `object`, in the purpose as in prompts and errors.
+    await runtime.models.getObject({ schema, prompt: 'Where?' });
+    expect(purposes).toEqual(['get-object:City', 'destination', 'get-object:object']);
   });
 
   it("makes an executor's failed getObject an error item of its step, thrown or returned as a message [claim:go-executor-error-item]", async () => {

@@ -528,9 +528,12 @@ export class ModelManager {
         },
       );
     }
+    // A validation error spans several lines (each issue, then its "→ at" path): it goes below
+    // the first line, which the code ends, as in the other messages that list problems.
+    const last = lastError.includes('\n') ? `\n${lastError}` : ` ${lastError}`;
     throw new WeftError(
       'WEFT_GET_OBJECT_FAILED',
-      `getObject: the model's answer did not match schema "${schemaName}" after ${maxRetries + 1} attempt(s); last error: ${lastError}`,
+      `getObject: the model's answer did not match schema "${schemaName}" after ${maxRetries + 1} attempt(s); last error:${last}`,
     );
   }
 
