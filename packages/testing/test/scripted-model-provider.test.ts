@@ -1,6 +1,6 @@
 /** What a ScriptedModelProvider is (its id, capability and health) and the kinds of answer it gives. */
 import { describe, expect, it } from 'vitest';
-import { ScriptedModelProvider } from '../src/index.js';
+import { InMemoryMemoryProvider, ScriptedModelProvider } from '../src/index.js';
 
 describe('ScriptedModelProvider', () => {
   it('refuses an id that is empty or white space alone, or not a string, as InMemoryMemoryProvider does [claim:testing-scripted-blank-id] [claim:tst-scripted-blank-id]', () => {
@@ -20,6 +20,17 @@ describe('ScriptedModelProvider', () => {
       expect(thrown, got).toMatchObject({ code: 'WEFT_TESTING_INVALID_OPTIONS' });
       expect((thrown as Error).message).toBe(
         `ScriptedModelProvider: option "id" must be a non-empty string, got ${got}. [WEFT_TESTING_INVALID_OPTIONS]`,
+      );
+      // InMemoryMemoryProvider refuses the same ids with the same code and rule, under its name.
+      let refused: unknown;
+      try {
+        new InMemoryMemoryProvider({ id } as never);
+      } catch (error) {
+        refused = error;
+      }
+      expect(refused, got).toMatchObject({ code: 'WEFT_TESTING_INVALID_OPTIONS' });
+      expect((refused as Error).message).toMatch(
+        /^InMemoryMemoryProvider: option "id" must be a non-empty string, got /,
       );
     }
     expect(new ScriptedModelProvider({ id: ' planner ' }).id).toBe(' planner ');

@@ -100,6 +100,14 @@ describe('model calls per task', () => {
       status: 'failed',
       ran: 3,
     });
+    // Each failed step, the last one too: a review follows it even with no step left.
+    expect(await callsFor(['ok', 'fail'], { pipelineReview: 'on-failure' })).toEqual({
+      plan: 1,
+      review: 1,
+      executor: 2,
+      status: 'failed',
+      ran: 2,
+    });
   });
 
   it("'never' makes no review, even after a failure [claim:task-review-after-failure] [claim:prod-review-policies] [claim:testing-call-count-policy] [claim:wp-review-default] [claim:task-review-count-never] [claim:cfg-pipeline-review]", async () => {
