@@ -511,13 +511,14 @@ export const CORE_ERRORS = {
      * @claim errors-bad-request-json-only
      * @claim errors-bad-request-empty-json
      * @claim errors-bad-request-ws-http10
+     * @claim errors-bad-request-ws-protocol
      */
     WEFT_BAD_REQUEST: {
       summary:
         'An HTTP request was malformed or too slow: bad JSON, too large, nested too deep, unreadable, or late.',
       status: [400, 408, 413, 415, 417, 431, 501, 505],
       raisedBy:
-        'the runtime’s HTTP server while it reads the request, and for a route’s error with a 4xx status and no code of its own, which keeps that status even when it is not one listed here (a `422`, say); the upgrade of `@weft/plugin-websocket`, for an HTTP/1.0 upgrade, and for an upgrade without a `Host` header, with an empty one or with more than one',
+        'the runtime’s HTTP server while it reads the request, and for a route’s error with a 4xx status and no code of its own, which keeps that status even when it is not one listed here (a `422`, say); the upgrade of `@weft/plugin-websocket`, for an HTTP/1.0 upgrade, for one whose request line names `HTTP/2.0` or `HTTP/0.9` (`505`) or whose body has a transfer coding other than `chunked` (`501`), for bytes that are not HTTP, and for an upgrade without a `Host` header, with an empty one or with more than one',
       raisers: [
         'core/src/server/client-errors.ts#answerClientErrors',
         'core/src/server/error-answer.ts#errorAnswer',
@@ -526,6 +527,7 @@ export const CORE_ERRORS = {
         'core/src/server/server-manager.ts#bodyRefusal',
         'core/src/server/server-manager.ts#jsonTooDeep',
         'plugin-websocket/src/upgrade-gate.ts#upgradeGate',
+        'plugin-websocket/src/websocket-plugin.ts#WebSocketPlugin.listen',
       ],
       cause:
         'an HTTP request was malformed: its body, sent as `application/json`, is not JSON of an object or array (a bare `42`, `"text"` or `null` is refused too, while an empty one, sent with `Content-Length: 0`, passes and the handler gets `{}`), is nested deeper than `server.maxJsonDepth`, is compressed but does not inflate, is larger than `server.bodyLimit` (answered `413`), or is in a charset or `Content-Encoding` the JSON parser does not decode (answered `415`); its body has chunk extensions larger than Node.js accepts (answered `413`); its headers, with its request line and so its URL, are larger than Node.js accepts (answered `431`); it is an HTTP/1.1 request whose `Expect` header does not name `100-continue` (answered `417`); its request line names `HTTP/2.0` or `HTTP/0.9`, versions Node.js parses but the server does not speak (answered `505`, once its `Host` has passed the host check); its body has a transfer coding other than `chunked`, such as `Transfer-Encoding: gzip, chunked`, which the server does not decode (answered `501`: send the body chunked alone, compressed with `Content-Encoding` instead); its bytes are not HTTP, it is an HTTP/1.1 request without a `Host` header, its `Host` header is empty, or it carries more than one `Host` header; it is a websocket upgrade to `@weft/plugin-websocket` sent over HTTP/1.0, which the websocket protocol (RFC 6455) does not allow; a path segment that a route’s `:name` captures is not valid percent-encoding (`Failed to decode param`); or it took longer to arrive than `server.headersTimeout` or `server.requestTimeout` (answered `408`). A route that sets its own `invalidBodyCode`, such as `@weft/plugin-chat`’s, answers a body that is not JSON of an object or array or nests too deep with that code instead (`WEFT_CHAT_INVALID_REQUEST`), still `400`. A body sent with another `Content-Type`, or without one, is neither parsed nor checked: the server reads it off and drops it, and the handler runs with no body. An error a route handler throws with another 4xx `status` (or `statusCode`) and no code of its own, such as a `422`, is answered with that status and this code, and with its message when it has `expose: true`; one without it, such as an API client’s error carrying the status of its own call, or made with `expose: false`, gets its status’s reason phrase in place of its message, which goes to the log (see [HTTP statuses](#http-statuses)).',

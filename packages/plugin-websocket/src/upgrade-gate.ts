@@ -1,6 +1,6 @@
 /** The checks an upgrade request passes before a websocket is accepted: see {@link upgradeGate}. */
 import type { IncomingMessage } from 'node:http';
-import { hostChecker, normaliseOrigin } from '@weft/core/internal';
+import { hostChecker, normaliseOrigin, protocolRefusal } from '@weft/core/internal';
 import type { Runtime } from '@weft/core';
 import type { ChatAccess } from '@weft/plugin-chat';
 import type { WebSocketPluginErrorCode } from './errors.js';
@@ -52,7 +52,9 @@ export interface Admission {
 
 /**
  * Builds the gate for one plugin's options. An upgrade request passes its checks in order: the
- * path, the HTTP version (1.1 or later, as RFC 6455 asks), the handshake itself
+ * path, the HTTP version and transfer coding (505 for a major version other than 1, such as
+ * `HTTP/2.0`, and 501 for a transfer coding other than `chunked`, as the runtime's server answers
+ * them; 400 for HTTP/1.0, since RFC 6455 asks for HTTP/1.1), the handshake itself
  * ({@link handshakeProblem}), the `Host` header (exactly one, present, not empty, and an allowed
  * host, against DNS rebinding), the
  * `Origin` header (cross-site pages), the connection cap, and the user's `authenticate` hook
@@ -89,8 +91,12 @@ export function upgradeGate(
         `No websocket at ${clip(path ?? request.url ?? '')}`,
       );
     }
-    // RFC 6455 asks for HTTP/1.1 or later: an HTTP/1.0 upgrade is malformed, and a 426 would invite
-    // the client to upgrade in a version that cannot.
+    // What the runtime's server refuses as it reads a request, the same way: another major HTTP
+    // version (505), which Node.js parses as HTTP/1.1, or a transfer coding it does not decode (501).
+    const unread = protocolRefusal(request);
+    if (unread !== undefined) return refuse(unread.status, 'WEFT_BAD_REQUEST', unread.message);
+    // RFC 6455 asks for HTTP/1.1: an HTTP/1.0 upgrade is malformed, and a 426 would invite the
+    // client to upgrade in a version that cannot.
     if (!isHttp11(request)) {
       return refuse(
         400,

@@ -24,6 +24,7 @@ import {
 } from './allowed-origins.js';
 import { guardBodyLimit } from './body-limit-guard.js';
 import { answerClientErrors } from './client-errors.js';
+import { protocolRefusal } from './protocol-refusal.js';
 import { limitConnections, type RefusedConnection } from './connection-limits.js';
 import { routeRequestOf, routeResponseOf } from './route-adapter.js';
 import { bodyRefusedAs } from './route-body.js';
@@ -522,29 +523,15 @@ export class ServerManager implements HttpServer {
    */
   private checkProtocol(): RequestHandler {
     return (request, response, next) => {
-      let status: number | undefined;
-      let message = '';
-      if (request.httpVersionMajor !== 1) {
-        status = 505;
-        message = `HTTP/${request.httpVersionMajor}.${request.httpVersionMinor} is not supported: this server speaks HTTP/1.1 and HTTP/1.0`;
-      } else {
-        const codings = (request.headers['transfer-encoding'] ?? '')
-          .split(',')
-          .map((coding) => coding.trim().toLowerCase())
-          .filter((coding) => coding !== '' && coding !== 'chunked');
-        if (codings.length > 0) {
-          status = 501;
-          message = `Transfer-Encoding ${JSON.stringify(codings.join(', ').slice(0, 100))} is not supported: the server decodes only chunked; compress a body with Content-Encoding instead`;
-        }
-      }
-      if (status === undefined) {
+      const refusal = protocolRefusal(request);
+      if (refusal === undefined) {
         next();
         return;
       }
       response.setHeader('Connection', 'close');
       sendError(response, {
-        status,
-        message,
+        status: refusal.status,
+        message: refusal.message,
         code: 'WEFT_BAD_REQUEST',
         docsUrl: errorDocsUrl('WEFT_BAD_REQUEST'),
         requestId: requestIdOf(response),
