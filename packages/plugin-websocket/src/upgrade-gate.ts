@@ -1,6 +1,13 @@
 /** The checks an upgrade request passes before a websocket is accepted: see {@link upgradeGate}. */
 import type { IncomingMessage } from 'node:http';
-import { hostChecker, normaliseOrigin, protocolRefusal } from '@weft/core/internal';
+import {
+  ABSOLUTE_FORM_WITHOUT_HOST,
+  absoluteFormAuthority,
+  hostChecker,
+  namesHostOnly,
+  normaliseOrigin,
+  protocolRefusal,
+} from '@weft/core/internal';
 import type { Runtime } from '@weft/core';
 import type { ChatAccess } from '@weft/plugin-chat';
 import type { WebSocketPluginErrorCode } from './errors.js';
@@ -128,11 +135,18 @@ export function upgradeGate(
     if (host !== undefined && host.trim() === '') {
       return refuse(400, 'WEFT_BAD_REQUEST', 'The Host header must name a host; it is empty');
     }
-    if (!isAllowedHost(host)) {
+    // A target in absolute form (`GET http://chat.example/ws`) names the host itself, and RFC 9112
+    // has the server ignore Host then: as on the runtime's server, that host is the one judged.
+    const authority = absoluteFormAuthority(request.url);
+    if (authority !== undefined && !namesHostOnly(authority)) {
+      return refuse(400, 'WEFT_BAD_REQUEST', ABSOLUTE_FORM_WITHOUT_HOST);
+    }
+    const named = authority ?? host;
+    if (!isAllowedHost(named)) {
       return refuse(
         403,
         'WEFT_HOST_NOT_ALLOWED',
-        `Host ${clip(request.headers.host ?? '')} is not allowed by this server`,
+        `Host ${clip(named)} is not allowed by this server`,
       );
     }
     // A browser speaking version 8 of the protocol, which `ws` still completes, names its page in

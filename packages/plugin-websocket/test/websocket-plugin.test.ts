@@ -754,6 +754,41 @@ describe('WebSocketPlugin upgrade checks', () => {
     ).toMatchObject({ status: 403, body: { error: { code: 'WEFT_HOST_NOT_ALLOWED' } } });
   });
 
+  it('judges the host a request line in absolute form names, not the Host header, as the runtime server does; one naming no host or user information gets 400 [claim:wsdoc-host-absolute-form] [claim:wsreadme-host-absolute-form] [claim:errors-host-absolute-form] [claim:errors-bad-request-absolute-form]', async () => {
+    const handshake =
+      'Upgrade: websocket\r\nConnection: Upgrade\r\n' +
+      'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n';
+    const upgradeTo = (url: string, target: string, host: string): Promise<string> =>
+      upgradeAnswer(url, `GET ${target} HTTP/1.1\r\nHost: ${host}\r\n${handshake}`);
+    const errorOf = (answer: string) =>
+      (JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: unknown }).error;
+    booted = await boot({ allowedHosts: ['chat.example.com'] });
+    const anyHost = await boot({ allowedHosts: true });
+    // An allowed Host does not let through a target that names another host.
+    const refused = await upgradeTo(booted.url, 'http://rebound.example/ws', 'localhost');
+    expect(refused).toMatch(/^HTTP\/1\.1 403 /);
+    expect(errorOf(refused)).toMatchObject({
+      code: 'WEFT_HOST_NOT_ALLOWED',
+      message: 'Host "rebound.example" is not allowed by this server',
+    });
+    for (const target of ['http://user@localhost/ws', 'http://localhost@rebound.example/ws']) {
+      for (const url of [booted.url, anyHost.url]) {
+        const answer = await upgradeTo(url, target, 'localhost');
+        expect(answer, `${url} ${target}`).toMatch(/^HTTP\/1\.1 400 /);
+        expect(errorOf(answer)).toMatchObject({
+          code: 'WEFT_BAD_REQUEST',
+          message:
+            'A request target in absolute form must name a host, without user information (user@)',
+        });
+      }
+    }
+    expect(booted.plugin.connectionCount + anyHost.plugin.connectionCount).toBe(0);
+    // A target naming an allowed host opens, whatever Host says.
+    expect(await upgradeTo(booted.url, 'ws://chat.example.com:3001/ws', 'rebound.example')).toMatch(
+      /^HTTP\/1\.1 101 /,
+    );
+  });
+
   it('refuses an upgrade without a Host header with 400 WEFT_BAD_REQUEST whatever allowedHosts says, and any HTTP/1.0 upgrade with 400 WEFT_BAD_REQUEST, Host or not, since RFC 6455 needs HTTP/1.1 [claim:errors-host-missing-websocket] [claim:wsdoc-empty-host] [claim:wsreadme-order] [claim:wsdoc-http10] [claim:errors-bad-request-ws-http10] [claim:errors-400-ws-http10]', async () => {
     // Clients always send Host, so the request is written by hand.
     const upgradeWithoutHost = (url: string, version: '1.0' | '1.1', host = ''): Promise<string> =>

@@ -13,7 +13,14 @@ import { errorDocsUrl } from '../errors/error-registry.js';
 import { describeError, WeftError } from '../errors/weft-error.js';
 import { errorLogFields, stackLogField } from '../util/logger.js';
 import { ALLOWED_HOST_RULE, isAllowedHostEntry } from './allowed-host-entry.js';
-import { hostChecker, hostnameOf, type AllowedHosts } from './allowed-hosts.js';
+import {
+  ABSOLUTE_FORM_WITHOUT_HOST,
+  absoluteFormAuthority,
+  hostChecker,
+  hostnameOf,
+  namesHostOnly,
+  type AllowedHosts,
+} from './allowed-hosts.js';
 import {
   normaliseOrigin,
   ORIGIN_HOOK_TIMEOUT_MS,
@@ -66,7 +73,8 @@ const IDLE_SWEEP_MS = 50;
  * Every answer carries `X-Content-Type-Options: nosniff` and an `X-Request-Id` header with a
  * fresh id per request; route handlers read the same id as `request.requestId` (middleware of
  * your own on {@link ServerManager.app} as `response.locals.requestId`), to log it or to put it
- * in their own answers. Requests whose `Host` header is not an allowed host
+ * in their own answers. Requests whose `Host` header (or the host a request line in absolute
+ * form names) is not an allowed host
  * (see {@link ServerManagerConfig.allowedHosts}) are refused with 403 first (an empty `Host`,
  * like a missing one over HTTP/1.1 or more than one, with 400 `WEFT_BAD_REQUEST`), then requests from
  * web pages of other origins (see {@link ServerManagerConfig.allowedOrigins}). Middleware added
@@ -493,14 +501,28 @@ export class ServerManager implements HttpServer {
         });
         return;
       }
-      if (isAllowed(host)) {
+      // A target in absolute form (`GET http://agent.example/api`) names the host itself, and
+      // RFC 9112 has the server ignore Host then: the check judges the host the target names.
+      const authority = absoluteFormAuthority(request.url);
+      if (authority !== undefined && !namesHostOnly(authority)) {
+        sendError(response, {
+          status: 400,
+          message: ABSOLUTE_FORM_WITHOUT_HOST,
+          code: 'WEFT_BAD_REQUEST',
+          docsUrl: errorDocsUrl('WEFT_BAD_REQUEST'),
+          requestId: requestIdOf(response),
+        });
+        return;
+      }
+      const named = authority ?? host;
+      if (isAllowed(named)) {
         next();
         return;
       }
       const requestId = requestIdOf(response);
-      const shown = JSON.stringify(hostnameOf(host ?? '').slice(0, 100));
+      const shown = JSON.stringify(hostnameOf(named ?? '').slice(0, 100));
       this.logger?.warn(
-        { requestId, host, method: request.method, path: request.path },
+        { requestId, host: named, method: request.method, path: request.path },
         `refused a request for host ${shown}: not in options.server.allowedHosts. When the server listens on 0.0.0.0 or ::, or behind a reverse proxy that passes the client's Host on, list the public host names clients use in allowedHosts.`,
       );
       sendError(response, {
