@@ -63,7 +63,8 @@ export interface Admission {
  * `HTTP/2.0`, and 501 for a transfer coding other than `chunked`, as the runtime's server answers
  * them; 400 for HTTP/1.0, since RFC 6455 asks for HTTP/1.1), the handshake itself
  * ({@link handshakeProblem}), the `Host` header (exactly one, present, not empty, and an allowed
- * host, against DNS rebinding), the
+ * host, against DNS rebinding; the host a request line in absolute form names is judged in its
+ * place, as RFC 9112 asks), the
  * `Origin` header (cross-site pages), the connection cap, and the user's `authenticate` hook
  * under a deadline, which must name a user unless `trustClientUser` is on. Refusals answer plain
  * HTTP, so a refused client never holds a websocket.

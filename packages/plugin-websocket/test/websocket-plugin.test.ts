@@ -754,7 +754,7 @@ describe('WebSocketPlugin upgrade checks', () => {
     ).toMatchObject({ status: 403, body: { error: { code: 'WEFT_HOST_NOT_ALLOWED' } } });
   });
 
-  it('judges the host a request line in absolute form names, not the Host header, as the runtime server does; one naming no host or user information gets 400 [claim:wsdoc-host-absolute-form] [claim:wsreadme-host-absolute-form] [claim:errors-host-absolute-form] [claim:errors-bad-request-absolute-form]', async () => {
+  it('judges the host a request line in absolute form names, not the Host header, as the runtime server does; one naming no host or user information gets 400 [claim:wsdoc-host-absolute-form] [claim:wsreadme-host-absolute-form] [claim:tsdoc-ws-gate-order] [claim:errors-host-absolute-form] [claim:errors-bad-request-absolute-form]', async () => {
     const handshake =
       'Upgrade: websocket\r\nConnection: Upgrade\r\n' +
       'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n';
