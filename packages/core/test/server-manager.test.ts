@@ -1415,6 +1415,85 @@ describe('ServerManager', () => {
       },
     );
 
+    it('judges the host a request target in absolute form names, not the Host header, as RFC 9112 asks, for the host check and the server own origin; a target naming no host or user information gets 400 [claim:tsdoc-absolute-form-authority] [claim:cfg-allowed-hosts-absolute-form] [claim:prod-allowed-hosts-absolute-form] [claim:errors-host-absolute-form] [claim:errors-bad-request-absolute-form] [claim:trig-403-row] [claim:trig-host-first] [claim:tsdoc-server-default-allowed-hosts]', async () => {
+      const { logger, lines } = capturingLogger();
+      const { calls, counting } = counted();
+      const server = new ServerManager({ port: 0, allowedHosts: ['agent.example.com'] }, logger);
+      servers.push(server);
+      server.mount('test-plugin', counting, runtime);
+      await server.start();
+      const anyHost = await serve([echo], { allowedHosts: true });
+      const post = (target: string, host: string, origin = ''): string =>
+        `POST ${target} HTTP/1.1\r\nHost: ${host}\r\n${origin}Content-Type: application/json\r\n` +
+        'Content-Length: 2\r\nConnection: close\r\n\r\n{}';
+      const statusOf = async (target: ServerManager, bytes: string): Promise<string> => {
+        const connection = rawConnection(target);
+        connection.socket.write(bytes);
+        return (await connection.closedWithin(5_000)).slice(0, 12);
+      };
+      // An allowed Host does not let through a target that names another host.
+      for (const target of [
+        'http://attacker.example/echo',
+        'HTTP://attacker.example:80/echo?x=1',
+      ]) {
+        const refused = await rawExchange(server, post(target, `127.0.0.1:${server.port}`));
+        expect(refused, target).toMatchObject({
+          status: 403,
+          error: {
+            code: 'WEFT_HOST_NOT_ALLOWED',
+            message: 'Host "attacker.example" is not allowed by this server',
+          },
+        });
+        const logged = lines.find((line) => line.requestId === refused.error.requestId);
+        expect(logged?.msg).toContain('refused a request for host "attacker.example"');
+      }
+      // A target that names no host, or user information, is malformed whatever the allowed hosts.
+      for (const target of [
+        'http:///echo',
+        'http://localhost@attacker.example/echo',
+        'http://user:secret@localhost/echo',
+      ]) {
+        for (const to of [server, anyHost]) {
+          expect(await rawExchange(to, post(target, 'localhost')), target).toMatchObject({
+            status: 400,
+            error: {
+              code: 'WEFT_BAD_REQUEST',
+              message:
+                'A request target in absolute form must name a host, without user information (user@)',
+            },
+          });
+        }
+      }
+      expect(calls).toEqual([]);
+      // A target naming an allowed host passes whatever Host says, and its host is the server's
+      // own origin for the origin check.
+      expect(
+        await statusOf(server, post('http://agent.example.com/echo', 'attacker.example')),
+      ).toBe('HTTP/1.1 200');
+      expect(
+        await statusOf(
+          server,
+          post(
+            `http://localhost:${server.port}/echo`,
+            'attacker.example',
+            `Origin: http://localhost:${server.port}\r\n`,
+          ),
+        ),
+      ).toBe('HTTP/1.1 200');
+      expect(calls).toEqual(['ran', 'ran']);
+      expect(
+        await rawExchange(
+          server,
+          post(
+            `http://localhost:${server.port}/echo`,
+            `attacker.example:${server.port}`,
+            `Origin: http://attacker.example:${server.port}\r\n`,
+          ),
+        ),
+      ).toMatchObject({ status: 403, error: { code: 'WEFT_ORIGIN_NOT_ALLOWED' } });
+      expect(calls).toEqual(['ran', 'ran']);
+    });
+
     it('rejects a malformed allowedHosts option, naming it [claim:tsdoc-server-constructor]', () => {
       expect(() => new ServerManager({ allowedHosts: [''] })).toThrow(
         /option "allowedHosts" must be true, 'all' or a list of host names/,

@@ -9,7 +9,7 @@ import { WeftError } from '@weft/core';
 import { SignalFanOut } from '../src/scheduler/signal-fan-out.js';
 import { ServerStandIn } from '../src/server/server-stand-in.js';
 import * as browserPlatform from '../src/platform/browser.js';
-import { hostChecker } from '../src/server/allowed-hosts.js';
+import { absoluteFormAuthority, hostChecker } from '../src/server/allowed-hosts.js';
 import { nestsDeeperThan } from '../src/server/json-depth.js';
 import { settleWithin, TIMED_OUT } from '../src/util/deadline.js';
 import { randomId } from '../src/util/random-id.js';
@@ -94,6 +94,19 @@ describe('TSDoc of hostChecker', () => {
     expect(check('agent.example.com')).toBe(true);
     expect(hostChecker([], '0.0.0.0')('other.example')).toBe(false);
     expect(hostChecker([], '::')('other.example')).toBe(false);
+  });
+});
+
+describe('TSDoc of absoluteFormAuthority', () => {
+  it('gives the authority of a target in absolute form as sent, user information included, and nothing for origin or asterisk form [claim:tsdoc-absolute-form-authority]', () => {
+    expect(absoluteFormAuthority('http://agent.example:3000/api?x=1')).toBe('agent.example:3000');
+    expect(absoluteFormAuthority('HTTP://Agent.Example')).toBe('Agent.Example');
+    expect(absoluteFormAuthority('ws://user@[::1]:3001/ws')).toBe('user@[::1]:3001');
+    expect(absoluteFormAuthority('http:///api')).toBe('');
+    expect(absoluteFormAuthority('/api')).toBeUndefined();
+    expect(absoluteFormAuthority('//agent.example/api')).toBeUndefined();
+    expect(absoluteFormAuthority('*')).toBeUndefined();
+    expect(absoluteFormAuthority(undefined)).toBeUndefined();
   });
 });
 

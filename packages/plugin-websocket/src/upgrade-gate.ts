@@ -1,6 +1,13 @@
 /** The checks an upgrade request passes before a websocket is accepted: see {@link upgradeGate}. */
 import type { IncomingMessage } from 'node:http';
-import { hostChecker, normaliseOrigin } from '@weft/core/internal';
+import {
+  ABSOLUTE_FORM_WITHOUT_HOST,
+  absoluteFormAuthority,
+  hostChecker,
+  namesHostOnly,
+  normaliseOrigin,
+  protocolRefusal,
+} from '@weft/core/internal';
 import type { Runtime } from '@weft/core';
 import type { ChatAccess } from '@weft/plugin-chat';
 import type { WebSocketPluginErrorCode } from './errors.js';
@@ -52,9 +59,12 @@ export interface Admission {
 
 /**
  * Builds the gate for one plugin's options. An upgrade request passes its checks in order: the
- * path, the HTTP version (1.1 or later, as RFC 6455 asks), the handshake itself
+ * path, the HTTP version and transfer coding (505 for a major version other than 1, such as
+ * `HTTP/2.0`, and 501 for a transfer coding other than `chunked`, as the runtime's server answers
+ * them; 400 for HTTP/1.0, since RFC 6455 asks for HTTP/1.1), the handshake itself
  * ({@link handshakeProblem}), the `Host` header (exactly one, present, not empty, and an allowed
- * host, against DNS rebinding), the
+ * host, against DNS rebinding; the host a request line in absolute form names is judged in its
+ * place, as RFC 9112 asks), the
  * `Origin` header (cross-site pages), the connection cap, and the user's `authenticate` hook
  * under a deadline, which must name a user unless `trustClientUser` is on. Refusals answer plain
  * HTTP, so a refused client never holds a websocket.
@@ -89,8 +99,12 @@ export function upgradeGate(
         `No websocket at ${clip(path ?? request.url ?? '')}`,
       );
     }
-    // RFC 6455 asks for HTTP/1.1 or later: an HTTP/1.0 upgrade is malformed, and a 426 would invite
-    // the client to upgrade in a version that cannot.
+    // What the runtime's server refuses as it reads a request, the same way: another major HTTP
+    // version (505), which Node.js parses as HTTP/1.1, or a transfer coding it does not decode (501).
+    const unread = protocolRefusal(request);
+    if (unread !== undefined) return refuse(unread.status, 'WEFT_BAD_REQUEST', unread.message);
+    // RFC 6455 asks for HTTP/1.1: an HTTP/1.0 upgrade is malformed, and a 426 would invite the
+    // client to upgrade in a version that cannot.
     if (!isHttp11(request)) {
       return refuse(
         400,
@@ -122,11 +136,18 @@ export function upgradeGate(
     if (host !== undefined && host.trim() === '') {
       return refuse(400, 'WEFT_BAD_REQUEST', 'The Host header must name a host; it is empty');
     }
-    if (!isAllowedHost(host)) {
+    // A target in absolute form (`GET http://chat.example/ws`) names the host itself, and RFC 9112
+    // has the server ignore Host then: as on the runtime's server, that host is the one judged.
+    const authority = absoluteFormAuthority(request.url);
+    if (authority !== undefined && !namesHostOnly(authority)) {
+      return refuse(400, 'WEFT_BAD_REQUEST', ABSOLUTE_FORM_WITHOUT_HOST);
+    }
+    const named = authority ?? host;
+    if (!isAllowedHost(named)) {
       return refuse(
         403,
         'WEFT_HOST_NOT_ALLOWED',
-        `Host ${clip(request.headers.host ?? '')} is not allowed by this server`,
+        `Host ${clip(named)} is not allowed by this server`,
       );
     }
     // A browser speaking version 8 of the protocol, which `ws` still completes, names its page in

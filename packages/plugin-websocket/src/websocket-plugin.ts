@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  STATUS_CODES,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import {
@@ -10,7 +16,12 @@ import {
   type Trigger,
   type TriggerStart,
 } from '@weft/core';
-import { describeError, errorDocsUrl, weftRetryAfter } from '@weft/core/internal';
+import {
+  clientErrorRefusal,
+  describeError,
+  errorDocsUrl,
+  weftRetryAfter,
+} from '@weft/core/internal';
 import {
   CHAT_REPLY_TEMPLATE,
   ChatAccess,
@@ -285,7 +296,16 @@ export class WebSocketPlugin extends Plugin {
         socket.destroy();
       });
     });
-    server.on('clientError', (_error, socket: Duplex) => socket.destroy());
+    // Bytes Node.js cannot parse as HTTP (an unknown method, a malformed header) are answered as
+    // the runtime's server answers them, in JSON with a request id; a late or reset connection is
+    // cut without a word, as the handshake deadline cuts it.
+    server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+      if (!(error.code ?? '').startsWith('HPE_') || !socket.writable) {
+        socket.destroy();
+        return;
+      }
+      refuse(socket, randomUUID(), { ...clientErrorRefusal(error.code), code: 'WEFT_BAD_REQUEST' });
+    });
     server.listen(options.port, options.host);
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);
@@ -575,7 +595,7 @@ function refuse(socket: Duplex, requestId: string, refusal: Refusal): void {
   // A 503 (too many connections, or stopping) asks for the wait the runtime's server asks for.
   const retryAfter = weftRetryAfter(refusal.status);
   socket.end(
-    `HTTP/1.1 ${refusal.status} ${STATUS_TEXT[refusal.status] ?? 'Error'}\r\n` +
+    `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? 'Error'}\r\n` +
       'Connection: close\r\n' +
       upgradeTo +
       (retryAfter === undefined ? '' : `Retry-After: ${retryAfter}\r\n`) +
@@ -587,12 +607,3 @@ function refuse(socket: Duplex, requestId: string, refusal: Refusal): void {
   // A client that never reads the answer must not hold the socket open.
   setTimeout(() => socket.destroy(), 1_000).unref();
 }
-
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  426: 'Upgrade Required',
-  503: 'Service Unavailable',
-};

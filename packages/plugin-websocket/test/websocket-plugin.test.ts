@@ -754,6 +754,41 @@ describe('WebSocketPlugin upgrade checks', () => {
     ).toMatchObject({ status: 403, body: { error: { code: 'WEFT_HOST_NOT_ALLOWED' } } });
   });
 
+  it('judges the host a request line in absolute form names, not the Host header, as the runtime server does; one naming no host or user information gets 400 [claim:wsdoc-host-absolute-form] [claim:wsreadme-host-absolute-form] [claim:tsdoc-ws-gate-order] [claim:errors-host-absolute-form] [claim:errors-bad-request-absolute-form]', async () => {
+    const handshake =
+      'Upgrade: websocket\r\nConnection: Upgrade\r\n' +
+      'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n';
+    const upgradeTo = (url: string, target: string, host: string): Promise<string> =>
+      upgradeAnswer(url, `GET ${target} HTTP/1.1\r\nHost: ${host}\r\n${handshake}`);
+    const errorOf = (answer: string) =>
+      (JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: unknown }).error;
+    booted = await boot({ allowedHosts: ['chat.example.com'] });
+    const anyHost = await boot({ allowedHosts: true });
+    // An allowed Host does not let through a target that names another host.
+    const refused = await upgradeTo(booted.url, 'http://rebound.example/ws', 'localhost');
+    expect(refused).toMatch(/^HTTP\/1\.1 403 /);
+    expect(errorOf(refused)).toMatchObject({
+      code: 'WEFT_HOST_NOT_ALLOWED',
+      message: 'Host "rebound.example" is not allowed by this server',
+    });
+    for (const target of ['http://user@localhost/ws', 'http://localhost@rebound.example/ws']) {
+      for (const url of [booted.url, anyHost.url]) {
+        const answer = await upgradeTo(url, target, 'localhost');
+        expect(answer, `${url} ${target}`).toMatch(/^HTTP\/1\.1 400 /);
+        expect(errorOf(answer)).toMatchObject({
+          code: 'WEFT_BAD_REQUEST',
+          message:
+            'A request target in absolute form must name a host, without user information (user@)',
+        });
+      }
+    }
+    expect(booted.plugin.connectionCount + anyHost.plugin.connectionCount).toBe(0);
+    // A target naming an allowed host opens, whatever Host says.
+    expect(await upgradeTo(booted.url, 'ws://chat.example.com:3001/ws', 'rebound.example')).toMatch(
+      /^HTTP\/1\.1 101 /,
+    );
+  });
+
   it('refuses an upgrade without a Host header with 400 WEFT_BAD_REQUEST whatever allowedHosts says, and any HTTP/1.0 upgrade with 400 WEFT_BAD_REQUEST, Host or not, since RFC 6455 needs HTTP/1.1 [claim:errors-host-missing-websocket] [claim:wsdoc-empty-host] [claim:wsreadme-order] [claim:wsdoc-http10] [claim:errors-bad-request-ws-http10] [claim:errors-400-ws-http10]', async () => {
     // Clients always send Host, so the request is written by hand.
     const upgradeWithoutHost = (url: string, version: '1.0' | '1.1', host = ''): Promise<string> =>
@@ -832,6 +867,46 @@ describe('WebSocketPlugin upgrade checks', () => {
     expect(booted.plugin.connectionCount + anyHost.plugin.connectionCount).toBe(0);
     // One Host header still goes through.
     expect(await upgradeWithHosts(booted.url, ['localhost'])).toMatch(/^HTTP\/1\.1 101 /);
+  });
+
+  it('answers an upgrade the runtime server would refuse as it reads it the same way: 505 for HTTP/2.0 and HTTP/0.9, 501 for a transfer coding other than chunked, 400 for an unknown method, each in JSON with its X-Request-Id, before the Host check [claim:wsdoc-protocol-refusals] [claim:wsreadme-protocol-refusals] [claim:wsreadme-order] [claim:errors-bad-request-ws-protocol] [claim:errors-501-websocket] [claim:errors-505-websocket] [claim:tsdoc-ws-gate-order]', async () => {
+    const handshake =
+      'Upgrade: websocket\r\nConnection: Upgrade\r\n' +
+      'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n';
+    booted = await boot();
+    const cases: [string, number, string][] = [
+      [`GET /ws HTTP/2.0\r\nHost: localhost\r\n`, 505, 'HTTP/2.0 is not supported'],
+      [`GET /ws HTTP/0.9\r\nHost: localhost\r\n`, 505, 'HTTP/0.9 is not supported'],
+      // Before the Host check, as every check of the request line and framing.
+      [`GET /ws HTTP/2.0\r\nHost: rebound.example\r\n`, 505, 'HTTP/2.0 is not supported'],
+      [
+        `GET /ws HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: gzip, chunked\r\n`,
+        501,
+        'Transfer-Encoding "gzip" is not supported',
+      ],
+      [`FOO /ws HTTP/1.1\r\nHost: localhost\r\n`, 400, 'The request is not valid HTTP/1.1'],
+    ];
+    for (const [head, status, message] of cases) {
+      const answer = await upgradeAnswer(booted.url, `${head}${handshake}\r\n`);
+      expect(answer, head).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+      const requestId = /\r\nX-Request-Id: ([0-9a-f-]{36})\r\n/i.exec(answer)?.[1];
+      expect(requestId, head).toBeDefined();
+      const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as {
+        error: Record<string, unknown>;
+      };
+      expect(body.error, head).toEqual({
+        status,
+        code: 'WEFT_BAD_REQUEST',
+        message: expect.stringContaining(message) as unknown,
+        docsUrl: expect.stringMatching(/#weft_bad_request$/) as unknown,
+        requestId,
+      });
+    }
+    expect(booted.plugin.connectionCount).toBe(0);
+    // The same handshake over HTTP/1.1 without a transfer coding opens.
+    expect(
+      await upgradeAnswer(booted.url, `GET /ws HTTP/1.1\r\nHost: localhost\r\n${handshake}\r\n`),
+    ).toMatch(/^HTTP\/1\.1 101 /);
   });
 
   it('runs authenticate before the upgrade: refused, throwing and hung hooks, and a user id no frame could hold, answer 401 without internals [claim:wsreadme-auth-timeout] [claim:httpchat-options-same] [claim:wsdoc-auth] [claim:wsreadme-order] [claim:wsreadme-plain-http] [claim:wp-websocket] [claim:errors-401-cause] [claim:wsreadme-authenticate-option]', async () => {

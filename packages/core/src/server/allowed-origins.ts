@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { CorsOptions } from './server-config.js';
+import { absoluteFormAuthority } from './allowed-hosts.js';
 
 /**
  * Which web pages may call the server's routes: `true` for every page, or a list of origins
@@ -72,7 +73,7 @@ function hasTupleOrigin(normalised: string): boolean {
  *
  * A request passes when it carries no `Origin` and no cross-site `Sec-Fetch-Site` (curl, a
  * server, a native app: not a browser page), when its origin is the server's own (its host and
- * port are the request's `Host`), when the origin is in `allowed`, or when the CORS options
+ * port are the request's `Host`, or the authority of a target in absolute form), when the origin is in `allowed`, or when the CORS options
  * allow it (an origin the server tells browsers they may call from must also be let in).
  *
  * @param allowed - The configured allowed origins.
@@ -101,7 +102,8 @@ export function originChecker(
     const normalised = normaliseOrigin(origin);
     if (normalised !== undefined) {
       if (listed.has(normalised)) return { allowed: true };
-      const host = header(request, 'host')?.toLowerCase();
+      // The host the request is for: that of a target in absolute form, as the host check reads it.
+      const host = (absoluteFormAuthority(request.url) ?? header(request, 'host'))?.toLowerCase();
       if (host !== undefined && hasTupleOrigin(normalised) && namesOrigin(host, normalised)) {
         return { allowed: true };
       }

@@ -35,6 +35,18 @@ const EXPECTATION_FAILED =
 const FLUSH_GRACE_MS = 1_000;
 
 /**
+ * The status and message a request Node.js refused gets, by the code of Node's error: 408 for a
+ * late one, 431 for headers too large, 413 for chunk extensions too large, and 400 for bytes that
+ * are not HTTP (an unknown method, a malformed request line or header).
+ *
+ * @param code - The `code` of the error Node.js's `clientError` event gave.
+ * @returns The answer's status and message, each saying what the client should change.
+ */
+export function clientErrorRefusal(code: string | undefined): { status: number; message: string } {
+  return CLIENT_ERRORS[code ?? ''] ?? MALFORMED;
+}
+
+/**
  * Makes a Node server answer the requests it refuses itself (a client too slow to send its
  * request, headers too large, bytes that are not HTTP) like every other error answer of the
  * runtime: a JSON body with a code, a `docsUrl` and a request id, also sent as `X-Request-Id`.
@@ -103,7 +115,7 @@ export function answerClientErrors(
       socket.destroy();
       return;
     }
-    const { status, message } = CLIENT_ERRORS[error.code ?? ''] ?? MALFORMED;
+    const { status, message } = clientErrorRefusal(error.code);
     // A request whose body is late was given its id when its headers arrived, and middleware or
     // its handler may have logged that id: the answer carries the same one, also when the
     // request was answered already. A request whose headers are late has none yet.

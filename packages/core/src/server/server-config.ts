@@ -64,7 +64,9 @@ export interface ServerManagerConfig {
    * 403 `WEFT_HOST_NOT_ALLOWED` before any route runs or any body is read. Compared without
    * the port and case-insensitively; `localhost`, `127.0.0.1`, `::1`, the configured `host`
    * and any IP address are always allowed. A name with a leading dot (`.example.com`) allows
-   * that name and its subdomains. `true` or `'all'` turns the check off. An entry with a
+   * that name and its subdomains. `true` or `'all'` turns the check off. A request whose
+   * request line names its host, in absolute form (`GET http://agent.example.com/api HTTP/1.1`),
+   * is judged by that host instead of `Host`, as RFC 9112 asks. An entry with a
    * scheme, a port or a path (`'https://agent.example.com'`, `'agent.example.com:8080'`) can
    * match no `Host` header, since the port is left out of the comparison, and is refused; so
    * is one with a `*` (`'*.example.com'`), which is no wildcard here.
@@ -82,7 +84,8 @@ export interface ServerManagerConfig {
    * The web pages whose requests the routes take, by origin (`https://chat.example.com`),
    * against cross-site requests: a page on another site can make a visitor's browser send a form
    * POST to any address, and the route would run before CORS hides the answer. A request whose
-   * `Origin` header is not the server's own (its host and port are not the request's `Host`),
+   * `Origin` header is not the server's own (its host and port are not the request's `Host`, or
+   * those its request line names in absolute form),
    * not listed here and not allowed by {@link ServerManagerConfig.cors} is refused with 403
    * `WEFT_ORIGIN_NOT_ALLOWED` before any route runs or any body is read; so is one without
    * `Origin` whose `Sec-Fetch-Site` is `cross-site` or `same-site`. Requests with neither header

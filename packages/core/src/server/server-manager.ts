@@ -13,7 +13,14 @@ import { errorDocsUrl } from '../errors/error-registry.js';
 import { describeError, WeftError } from '../errors/weft-error.js';
 import { errorLogFields, stackLogField } from '../util/logger.js';
 import { ALLOWED_HOST_RULE, isAllowedHostEntry } from './allowed-host-entry.js';
-import { hostChecker, hostnameOf, type AllowedHosts } from './allowed-hosts.js';
+import {
+  ABSOLUTE_FORM_WITHOUT_HOST,
+  absoluteFormAuthority,
+  hostChecker,
+  hostnameOf,
+  namesHostOnly,
+  type AllowedHosts,
+} from './allowed-hosts.js';
 import {
   normaliseOrigin,
   ORIGIN_HOOK_TIMEOUT_MS,
@@ -24,6 +31,7 @@ import {
 } from './allowed-origins.js';
 import { guardBodyLimit } from './body-limit-guard.js';
 import { answerClientErrors } from './client-errors.js';
+import { protocolRefusal } from './protocol-refusal.js';
 import { limitConnections, type RefusedConnection } from './connection-limits.js';
 import { routeRequestOf, routeResponseOf } from './route-adapter.js';
 import { bodyRefusedAs } from './route-body.js';
@@ -65,7 +73,8 @@ const IDLE_SWEEP_MS = 50;
  * Every answer carries `X-Content-Type-Options: nosniff` and an `X-Request-Id` header with a
  * fresh id per request; route handlers read the same id as `request.requestId` (middleware of
  * your own on {@link ServerManager.app} as `response.locals.requestId`), to log it or to put it
- * in their own answers. Requests whose `Host` header is not an allowed host
+ * in their own answers. Requests whose `Host` header (or the host a request line in absolute
+ * form names) is not an allowed host
  * (see {@link ServerManagerConfig.allowedHosts}) are refused with 403 first (an empty `Host`,
  * like a missing one over HTTP/1.1 or more than one, with 400 `WEFT_BAD_REQUEST`), then requests from
  * web pages of other origins (see {@link ServerManagerConfig.allowedOrigins}). Middleware added
@@ -492,14 +501,28 @@ export class ServerManager implements HttpServer {
         });
         return;
       }
-      if (isAllowed(host)) {
+      // A target in absolute form (`GET http://agent.example/api`) names the host itself, and
+      // RFC 9112 has the server ignore Host then: the check judges the host the target names.
+      const authority = absoluteFormAuthority(request.url);
+      if (authority !== undefined && !namesHostOnly(authority)) {
+        sendError(response, {
+          status: 400,
+          message: ABSOLUTE_FORM_WITHOUT_HOST,
+          code: 'WEFT_BAD_REQUEST',
+          docsUrl: errorDocsUrl('WEFT_BAD_REQUEST'),
+          requestId: requestIdOf(response),
+        });
+        return;
+      }
+      const named = authority ?? host;
+      if (isAllowed(named)) {
         next();
         return;
       }
       const requestId = requestIdOf(response);
-      const shown = JSON.stringify(hostnameOf(host ?? '').slice(0, 100));
+      const shown = JSON.stringify(hostnameOf(named ?? '').slice(0, 100));
       this.logger?.warn(
-        { requestId, host, method: request.method, path: request.path },
+        { requestId, host: named, method: request.method, path: request.path },
         `refused a request for host ${shown}: not in options.server.allowedHosts. When the server listens on 0.0.0.0 or ::, or behind a reverse proxy that passes the client's Host on, list the public host names clients use in allowedHosts.`,
       );
       sendError(response, {
@@ -522,29 +545,15 @@ export class ServerManager implements HttpServer {
    */
   private checkProtocol(): RequestHandler {
     return (request, response, next) => {
-      let status: number | undefined;
-      let message = '';
-      if (request.httpVersionMajor !== 1) {
-        status = 505;
-        message = `HTTP/${request.httpVersionMajor}.${request.httpVersionMinor} is not supported: this server speaks HTTP/1.1 and HTTP/1.0`;
-      } else {
-        const codings = (request.headers['transfer-encoding'] ?? '')
-          .split(',')
-          .map((coding) => coding.trim().toLowerCase())
-          .filter((coding) => coding !== '' && coding !== 'chunked');
-        if (codings.length > 0) {
-          status = 501;
-          message = `Transfer-Encoding ${JSON.stringify(codings.join(', ').slice(0, 100))} is not supported: the server decodes only chunked; compress a body with Content-Encoding instead`;
-        }
-      }
-      if (status === undefined) {
+      const refusal = protocolRefusal(request);
+      if (refusal === undefined) {
         next();
         return;
       }
       response.setHeader('Connection', 'close');
       sendError(response, {
-        status,
-        message,
+        status: refusal.status,
+        message: refusal.message,
         code: 'WEFT_BAD_REQUEST',
         docsUrl: errorDocsUrl('WEFT_BAD_REQUEST'),
         requestId: requestIdOf(response),
