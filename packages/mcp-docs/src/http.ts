@@ -11,6 +11,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { isIP, type AddressInfo, type Socket } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
+  ABSOLUTE_FORM_WITHOUT_HOST,
+  absoluteFormAuthority,
+  namesHostOnly,
   ALLOWED_HOST_RULE,
   hostChecker,
   hostnameOf,
@@ -285,12 +288,19 @@ export async function startHttpServer(
       );
       return;
     }
-    const hostHeader = request.headers.host;
-    if (!isAllowed(hostHeader)) {
+    // A target in absolute form (`POST http://docs.example/mcp`) names the host itself, and RFC
+    // 9112 has the server ignore Host then, as the runtime's server does: that host is judged.
+    const authority = absoluteFormAuthority(request.url);
+    if (authority !== undefined && !namesHostOnly(authority)) {
+      sendJsonError(response, 400, ABSOLUTE_FORM_WITHOUT_HOST);
+      return;
+    }
+    const named = authority ?? request.headers.host;
+    if (!isAllowed(named)) {
       sendJsonError(
         response,
         403,
-        `Host ${JSON.stringify(hostnameOf(hostHeader ?? '').slice(0, 100))} is not allowed by this server`,
+        `Host ${JSON.stringify(hostnameOf(named ?? '').slice(0, 100))} is not allowed by this server`,
       );
       return;
     }
@@ -304,7 +314,10 @@ export async function startHttpServer(
       );
       return;
     }
-    const path = (request.url ?? '/').split('?')[0];
+    const target = request.url ?? '/';
+    const path = (
+      authority === undefined ? target : target.replace(/^[^:]+:\/\/[^/?#]*/, '') || '/'
+    ).split('?')[0];
     if (path !== MCP_HTTP_PATH) {
       sendJsonError(response, 404, `Not found: the MCP endpoint is ${MCP_HTTP_PATH}`);
       return;

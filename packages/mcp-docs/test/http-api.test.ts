@@ -14,7 +14,7 @@ import {
   type DocsBundle,
   type RunningHttpServer,
 } from '../src/index.js';
-import { SMALL_BUNDLE } from './support.js';
+import { PING, SMALL_BUNDLE } from './support.js';
 
 const started: RunningHttpServer[] = [];
 afterEach(async () => {
@@ -218,6 +218,48 @@ describe('startHttpServer and the Host and Origin a request names', () => {
     const listed = { allowedHosts: ['docs.example.test'] };
     expect(await statusFor(listed, { host: 'docs.example.test:3920' })).toBe(404);
     expect(await statusFor(listed, { host: 'other.example.test:3920' })).toBe(403);
+  });
+
+  it('judges the host a request line in absolute form names, not the Host header, as the runtime’s server does [claim:mcp-docs-http-absolute-form]', async () => {
+    const server = await startHttpServer(SMALL_BUNDLE, { log: () => undefined });
+    started.push(server);
+    const url = new URL(server.url);
+    const answer = (target: string, host: string): Promise<{ status: number; body: string }> =>
+      new Promise((resolve, reject) => {
+        const outgoing = request(
+          {
+            host: url.hostname,
+            port: url.port,
+            path: target,
+            method: 'POST',
+            headers: {
+              host,
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+            },
+            timeout: 10_000,
+          },
+          (response) => {
+            let body = '';
+            response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+            response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+          },
+        );
+        outgoing.on('timeout', () => outgoing.destroy(new Error('no answer in 10 s')));
+        outgoing.on('error', reject);
+        outgoing.end(PING);
+      });
+    const own = url.host;
+    const named = await answer(`http://attacker.example${MCP_HTTP_PATH}`, own);
+    expect(named.status).toBe(403);
+    expect(named.body).toContain('Host \\"attacker.example\\" is not allowed by this server');
+    // The endpoint is found through the target's path, and the Host header's name is not read.
+    const served = await answer(`http://${own}${MCP_HTTP_PATH}`, 'attacker.example');
+    expect(served.status).toBe(200);
+    expect(served.body).toContain('"result"');
+    const userinfo = await answer(`http://user@${own}${MCP_HTTP_PATH}`, own);
+    expect(userinfo.status).toBe(400);
+    expect(userinfo.body).toContain('without user information');
   });
 
   it('takes an Origin on a listed name, but not an unlisted one [claim:mcp-docs-http-allowed-host] [claim:mcp-docs-readme-http]', async () => {
