@@ -58,7 +58,7 @@ describe('a custom capability', () => {
     expect(run).toHaveBeenCalledTimes(1);
   });
 
-  it('uses the first provider, or the default one, when several offer the capability [claim:cap-choose-provider]', async () => {
+  it('uses the first provider, or the default one, when several offer the capability [claim:cap-choose-provider] [claim:mpi-selection-order]', async () => {
     const served: string[] = [];
     const init = (defaultProviders: Record<string, string>) =>
       Runtime.init({

@@ -38,11 +38,16 @@ export const vllm = () =>
     model: 'Qwen/Qwen2.5-7B-Instruct',
   });
 
-/** LM Studio's local server (Developer tab, port 1234 by default). */
+/**
+ * LM Studio's local server (Developer tab, port 1234 by default). It answers
+ * `400` to `response_format: { type: 'json_object' }`, which every plan asks
+ * for, so `jsonMode: false` leaves that field out.
+ */
 export const lmStudio = () =>
   new OpenAIModelProvider({
     id: 'lm-studio',
     baseUrl: 'http://localhost:1234/v1',
     model: 'qwen2.5-7b-instruct',
     maxRetries: 1,
+    jsonMode: false,
   });

@@ -26,7 +26,10 @@ export interface TextGenerationOptions {
   readonly temperature?: number;
   /** The most tokens to generate, sent as `max_tokens`. */
   readonly maxTokens?: number;
-  /** Asks for a JSON object only, sent as `response_format: { type: 'json_object' }`. */
+  /**
+   * Asks for a JSON object only, sent as `response_format: { type: 'json_object' }` unless the
+   * provider's `jsonMode` is `false`.
+   */
   readonly json?: boolean;
 }
 
@@ -41,6 +44,8 @@ export type TextGenerationOutput = CapabilityMap['text-generation']['output'];
  * @param input - The chat messages.
  * @param options - Per-call temperature, token limit and JSON mode.
  * @param defaultTemperature - The temperature to use when the call sets none.
+ * @param jsonMode - Whether `json: true` is sent as `response_format`; `false` for a server that
+ * refuses the field.
  * @returns The request body, ready for `JSON.stringify`.
  */
 export function buildChatCompletionBody(
@@ -48,6 +53,7 @@ export function buildChatCompletionBody(
   input: TextGenerationInput,
   options: TextGenerationOptions | undefined,
   defaultTemperature: number | undefined,
+  jsonMode = true,
 ): Record<string, unknown> {
   const body: Record<string, unknown> = {
     model,
@@ -56,7 +62,7 @@ export function buildChatCompletionBody(
   const temperature = options?.temperature ?? defaultTemperature;
   if (temperature !== undefined) body.temperature = temperature;
   if (options?.maxTokens !== undefined) body.max_tokens = options.maxTokens;
-  if (options?.json === true) body.response_format = { type: 'json_object' };
+  if (options?.json === true && jsonMode) body.response_format = { type: 'json_object' };
   return body;
 }
 

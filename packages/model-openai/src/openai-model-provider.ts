@@ -163,6 +163,7 @@ export class OpenAIModelProvider extends ModelProvider {
         input,
         request?.options,
         this.#options.defaultTemperature,
+        this.#options.jsonMode,
       ),
     );
     const httpRequest = await this.#buildRequest('POST', '/chat/completions', body, {

@@ -93,6 +93,16 @@ export interface OpenAIModelProviderOptions {
    * server's own default applies.
    */
   defaultTemperature?: number;
+  /**
+   * Whether a call that asks for JSON (`json: true`, as every getObject call does, the runtime's
+   * plans and reviews included) sends `response_format: { type: 'json_object' }`. Set it to
+   * `false` for a server that refuses that field, such as LM Studio, which answers `400`
+   * ("'response_format.type' must be 'json_schema' or 'text'"): the request then goes without
+   * it, and getObject still checks each answer against its schema and asks again when it does
+   * not fit. Default: `true`.
+   * @claim tsdoc-openai-json-mode
+   */
+  jsonMode?: boolean;
 }
 
 /** The options after validation, with defaults applied. */
@@ -121,6 +131,8 @@ export interface ResolvedOptions {
   readonly fetch: typeof fetch;
   /** The temperature used when a call sets none. */
   readonly defaultTemperature: number | undefined;
+  /** Whether `json: true` is sent as `response_format: { type: 'json_object' }`. */
+  readonly jsonMode: boolean;
 }
 
 /** Default values of the optional options. */
@@ -131,6 +143,7 @@ export const DEFAULTS = {
   retryBaseDelayMs: 500,
   totalTimeoutMs: 60_000,
   maxResponseBytes: 10 * 1024 * 1024,
+  jsonMode: true,
 } as const;
 
 function isHttpUrl(value: string): boolean {
@@ -276,6 +289,7 @@ const optionsSchema = z.strictObject({
   headers: z.record(z.string(), z.string()).refine(isValidHeaders).optional(),
   fetch: z.custom<typeof fetch>(isFunction).optional(),
   defaultTemperature: z.number().min(0).max(2).optional(),
+  jsonMode: z.boolean().optional(),
 });
 
 type OptionName = keyof OpenAIModelProviderOptions;
@@ -296,6 +310,7 @@ const REQUIREMENTS: Record<OptionName, string> = {
     'must be an object mapping valid header names to string values, without a control character other than a tab (such as a line break or a NUL) or a character beyond Latin-1',
   fetch: 'must be a fetch function',
   defaultTemperature: 'must be a number from 0 to 2',
+  jsonMode: 'must be true or false',
 };
 
 /** Options whose values are never echoed in error messages, since they may hold secrets. */
@@ -376,5 +391,6 @@ export function parseOptions(options: OpenAIModelProviderOptions): ResolvedOptio
     headers: { ...parsed.headers },
     fetch: parsed.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     defaultTemperature: parsed.defaultTemperature,
+    jsonMode: parsed.jsonMode ?? DEFAULTS.jsonMode,
   };
 }

@@ -1,16 +1,22 @@
-import { Runtime } from '@weft/core';
+import { Plugin, Runtime, type Executor } from '@weft/core';
 import { InMemoryMemoryProvider } from '@weft/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { OpenAIModelProvider } from '../src/index.js';
-import { completion } from './chat-server.js';
+import { completion, reply, type Handler } from './chat-server.js';
 import { chatServerPerTest } from './support/chat-server-per-test.js';
 
 const server = chatServerPerTest();
 
-async function models() {
+async function models(jsonMode?: boolean) {
   const runtime = await Runtime.init({
-    models: [new OpenAIModelProvider({ baseUrl: server.baseUrl, model: 'test-model' })],
+    models: [
+      new OpenAIModelProvider({
+        baseUrl: server.baseUrl,
+        model: 'test-model',
+        ...(jsonMode === undefined ? {} : { jsonMode }),
+      }),
+    ],
     memory: new InMemoryMemoryProvider(),
     plugins: [],
   });
@@ -54,5 +60,62 @@ describe('getObject through OpenAIModelProvider', () => {
       properties: { value: { type: 'array', items: { type: 'number' } } },
       required: ['value'],
     });
+  });
+  it('leaves response_format out with jsonMode: false, and still checks the answer and asks again [claim:tsdoc-openai-json-mode] [claim:mpo-json-mode-off] [claim:oai-json]', async () => {
+    server.enqueue(completion('Lyon'), completion('{"city":"Lyon"}'));
+    const value = await (
+      await models(false)
+    ).getObject({ schema: z.object({ city: z.string() }), prompt: 'Where?' });
+    expect(value).toEqual({ city: 'Lyon' });
+    expect(server.requests).toHaveLength(2);
+    for (const request of server.requests) {
+      expect((request.json as SentBody).response_format).toBeUndefined();
+    }
+  });
+
+  it('plans tasks on a server that refuses json_object, as LM Studio does, only with jsonMode: false [claim:mpo-json-mode-off] [claim:mpi-openai-servers]', async () => {
+    // LM Studio's answer to `response_format: { type: 'json_object' }`.
+    const lmStudio: Handler = (request, response) => {
+      const refused = (request.json as SentBody).response_format !== undefined;
+      (refused
+        ? reply(400, { error: "'response_format.type' must be 'json_schema' or 'text'" })
+        : completion('{"steps":[{"pluginId":"echo","action":"say","input":{}}]}'))(
+        request,
+        response,
+      );
+    };
+    class Echo extends Plugin {
+      readonly id = 'echo';
+      readonly description = 'Says something.';
+      override readonly executors: Executor[] = [
+        { action: 'say', description: 'Says.', execute: async () => ({ success: true }) },
+      ];
+    }
+    const statusWith = async (jsonMode: boolean) => {
+      const runtime = await Runtime.init({
+        models: [
+          new OpenAIModelProvider({
+            baseUrl: server.baseUrl,
+            model: 'test-model',
+            maxRetries: 0,
+            jsonMode,
+          }),
+        ],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [new Echo()],
+      });
+      await runtime.start();
+      try {
+        server.enqueue(lmStudio);
+        const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'test', space: 's' });
+        return { status: task.status, chain: JSON.stringify(task.chain) };
+      } finally {
+        await runtime.stop();
+      }
+    };
+    const refused = await statusWith(true);
+    expect(refused.status).toBe('failed');
+    expect(refused.chain).toContain("'response_format.type' must be 'json_schema' or 'text'");
+    expect(await statusWith(false)).toMatchObject({ status: 'completed' });
   });
 });

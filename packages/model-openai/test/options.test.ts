@@ -182,6 +182,7 @@ describe('OpenAIModelProvider options', () => {
       [{ timeoutMs: 1.5 }, 'option "timeoutMs"'],
       [{ totalTimeoutMs: -1 }, 'option "totalTimeoutMs"'],
       [{ maxRetries: -1 }, 'option "maxRetries"'],
+      [{ jsonMode: 'off' as never }, 'option "jsonMode" must be true or false, got "off"'],
       [{ apiKey: '' }, 'option "apiKey"'],
       [{ apiKey: '  ' }, 'option "apiKey"'],
       [{ apiKey: '\n' }, 'option "apiKey"'],
