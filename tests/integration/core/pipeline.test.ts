@@ -656,6 +656,25 @@ describe('running steps', () => {
     // A lone surrogate has no UTF-8 form: the store would refuse the chain memory for it.
     expect(task.recorded.chain).toBe(true);
   });
+  it('cuts the error text of an error item to 2,000 characters, thrown or returned, so the chain is still stored [claim:exec-error-text-cut]', async () => {
+    // 17 Mi characters: longer than MAX_MEMORY_JSON_LENGTH, so a store refuses a chain quoting it whole.
+    const huge = 'x'.repeat(17 * 1024 * 1024);
+    const thrown = recordingExecutor('thrown', async () => {
+      throw new Error(huge);
+    });
+    const returned = recordingExecutor('returned', { success: false, error: huge });
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('tools', { executors: [thrown, returned] })],
+      responses: planner(['tools', 'thrown'], ['tools', 'returned']),
+    });
+    const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 's' });
+    expect(task.chain.slice(1).map((item) => item.error)).toEqual([
+      `${'x'.repeat(1_997)}...`,
+      `${'x'.repeat(1_997)}...`,
+    ]);
+    expect(task.recorded.chain).toBe(true);
+  });
+
   it('marks a returned failure with expose: true as safe to show, and never a thrown error [claim:exec-expose-field] [claim:exec-expose] [claim:gs-add-plugin-500]', async () => {
     const shown = recordingExecutor('shown', {
       success: false,
