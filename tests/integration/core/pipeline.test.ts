@@ -611,6 +611,29 @@ describe('running steps', () => {
     );
   });
 
+  it('records an Error with no message, no code, no errors and no cause by its name and "with no message" [claim:exec-throw-no-message] [claim:philo-throw-empty-message]', async () => {
+    const plain = recordingExecutor('plain', async () => {
+      throw new Error();
+    });
+    const typed = recordingExecutor('typed', async () => {
+      throw new TypeError('');
+    });
+    // A cause with nothing to say either adds nothing.
+    const empty = recordingExecutor('empty-cause', async () => {
+      throw new RangeError('', { cause: new Error('') });
+    });
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('tools', { executors: [plain, typed, empty] })],
+      responses: planner(['tools', 'plain'], ['tools', 'typed'], ['tools', 'empty-cause']),
+    });
+    const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 's' });
+    expect(task.chain.slice(1).map(({ action, error }) => ({ action, error }))).toEqual([
+      { action: 'plain', error: 'Error with no message' },
+      { action: 'typed', error: 'TypeError with no message' },
+      { action: 'empty-cause', error: 'RangeError with no message' },
+    ]);
+  });
+
   it('records a thrown value that is not an Error as its text: a string as it is, anything else as JSON [claim:exec-throw-non-error] [claim:philo-throw-non-error]', async () => {
     const text = recordingExecutor('text', async () => {
       throw 'the calendar is read-only';

@@ -118,9 +118,11 @@ function withCode(message: string, code: string): string {
  * error's own text has several. The text of the error's own `cause` (one level: not the cause's
  * cause) is appended when it is not already part of its message (`fetch failed (connect
  * ECONNREFUSED ...)`), so the reason is not lost. An error with an empty message is described
- * by the errors it aggregates, or else by its `code`: Node.js
- * refuses a connection to a name with several addresses (`localhost` is both `::1` and
- * `127.0.0.1`) with such an `AggregateError`, one reason per address. A thrown value that is
+ * by the errors it aggregates, or else by its `code`: Node.js refuses a connection to a name
+ * with several addresses (`localhost` is both `::1` and `127.0.0.1`) with such an
+ * `AggregateError`, one reason per address. With neither, its cause's text stands alone, and
+ * with no cause either, its name and the words `with no message` do (`TypeError with no
+ * message`), so the description is never empty. A thrown value that is
  * not an Error is given as its text or JSON, cut to 400 characters with `...` at the end (never
  * in the middle of an emoji's surrogate pair).
  *
@@ -135,9 +137,21 @@ export function describeError(error: unknown): string {
     if (causeText !== '' && !withoutCodeMarks(text).includes(withoutCodeMarks(causeText))) {
       return text === '' ? causeText : `${text} (${causeText})`;
     }
-    return text;
+    return text === '' ? `${errorName(error)} with no message` : text;
   }
   return cutText(thrownText(error), THROWN_CHARS);
+}
+
+/** The most characters of an error's name that {@link describeError} quotes. */
+const NAME_CHARS = 100;
+
+/**
+ * An error's name for a description, `TypeError` say: its `name` when that is a text, else
+ * `Error`.
+ */
+function errorName(error: Error): string {
+  const name: unknown = error.name;
+  return typeof name === 'string' && name !== '' ? cutText(name, NAME_CHARS) : 'Error';
 }
 
 /**
