@@ -634,6 +634,60 @@ describe('running steps', () => {
     ]);
   });
 
+  it("records an Error whose message or cause getter throws as the step's failure, with what can be read [claim:exec-throw-unreadable]", async () => {
+    const unreadable = (error: Error, key: 'message' | 'cause'): Error =>
+      Object.defineProperty(error, key, {
+        get() {
+          throw new Error(`no ${key} for you`);
+        },
+      });
+    const message = recordingExecutor('message', async () => {
+      throw unreadable(new TypeError('hidden'), 'message');
+    });
+    const cause = recordingExecutor('cause', async () => {
+      throw unreadable(new Error('the calendar is locked'), 'cause');
+    });
+    const numeric = recordingExecutor('numeric', async () => {
+      throw Object.assign(new Error(), { message: 42 });
+    });
+    const after = recordingExecutor('after');
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('tools', { executors: [message, cause, numeric, after] })],
+      responses: planner(
+        ['tools', 'message'],
+        ['tools', 'cause'],
+        ['tools', 'numeric'],
+        ['tools', 'after'],
+      ),
+    });
+    const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 's' });
+    expect(task.status).toBe('failed');
+    expect(
+      task.chain.slice(1).map(({ type, pluginId, action, error }) => ({
+        type,
+        pluginId,
+        action,
+        error,
+      })),
+    ).toEqual([
+      {
+        type: 'error',
+        pluginId: 'tools',
+        action: 'message',
+        error: 'TypeError whose message could not be read',
+      },
+      { type: 'error', pluginId: 'tools', action: 'cause', error: 'the calendar is locked' },
+      {
+        type: 'error',
+        pluginId: 'tools',
+        action: 'numeric',
+        error: 'Error whose message could not be read',
+      },
+      { type: 'result', pluginId: 'tools', action: 'after', error: undefined },
+    ]);
+    expect(task.recorded.chain).toBe(true);
+  });
+
   it('records a thrown value that is not an Error as its text: a string as it is, anything else as JSON [claim:exec-throw-non-error] [claim:philo-throw-non-error]', async () => {
     const text = recordingExecutor('text', async () => {
       throw 'the calendar is read-only';
