@@ -68,15 +68,15 @@ export function errorLogFields(error: unknown): ErrorLogFields {
  */
 export function stackLogField(error: unknown): string | undefined {
   let stack: unknown;
-  let message: unknown = '';
+  let read: unknown = '';
   try {
     stack = (error as { stack?: unknown } | null | undefined)?.stack;
-    if (error instanceof Error) message = error.message;
+    if (error instanceof Error) read = error.message;
   } catch {
     // A getter that throws: the line goes without the stack, or without the message's cut.
   }
   if (typeof stack !== 'string') return undefined;
-  if (typeof message !== 'string') message = '';
+  const message = typeof read === 'string' ? read : '';
   const at = message === '' ? -1 : stack.indexOf(message);
   const shortened =
     at === -1 || message.length <= MAX_LOGGED_ERROR_CHARS
