@@ -1865,7 +1865,7 @@ describe('Runtime dispatch input checks', () => {
     expect(error.message).toContain('no plugin "ghost"');
   });
 
-  it('rejects an event whose data or metadata has no JSON form, or that no store could keep, with status 400 and WEFT_INVALID_EVENT, naming the path, and runs nothing [claim:task-dispatch-rejects-unstorable-event] [claim:errors-400-invalid-event] [claim:trig-space-400-row]', async () => {
+  it('rejects an event whose data or metadata has no JSON form, or that no store could keep, with status 400 and WEFT_INVALID_EVENT, naming the path, and runs nothing [claim:task-dispatch-rejects-unstorable-event] [claim:errors-400-invalid-event] [claim:trig-space-400-row] [claim:index-dispatch-rejects]', async () => {
     const reply = recordingExecutor('reply');
     const memory = new InMemoryMemoryProvider();
     const { runtime } = await startedRuntime({
