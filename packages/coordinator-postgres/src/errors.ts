@@ -102,6 +102,7 @@ export const COORDINATOR_ERRORS = {
      * @claim errors-coordinator-too-large-hidden
      * @claim errors-coordinator-invalid-arrival-one-line
      * @claim errors-coordinator-too-deep
+     * @claim errors-coordinator-invalid-arrival-runtime-first
      */
     WEFT_COORDINATOR_INVALID_ARRIVAL: {
       summary:
@@ -110,7 +111,7 @@ export const COORDINATOR_ERRORS = {
       raisedBy: '`Runtime.accept` and `Runtime.dispatch` with a coordinator',
       raisers: ['coordinator-postgres/src/coordinator.ts#PostgresSpaceCoordinator.admit'],
       cause:
-        'the event’s `data` or `metadata` holds a value `JSON.stringify` cannot write, such as a `BigInt` or a circular structure, or nests objects and arrays more than 100 levels deep (the outermost counting as level 1), or the task is too large for PostgreSQL to record (a space id whose index entry passes PostgreSQL’s limit of about 2,700 bytes, which the runtime’s 200-character cap on space ids keeps out of reach). Nothing was recorded and the task did not run. HTTP triggers answer 400 with the coordinator’s message, which for data with no JSON form is one line naming the field and the path to the circular reference or `BigInt` (the `TypeError` of `JSON.stringify` is the error’s `cause`), for data nested too deep names the field and the path of the first value at level 101, and for a task too large names the space id’s size in bytes and the limit of about 2,700 bytes; PostgreSQL’s own error text, which names the index, is not sent but logged by the coordinator as a warning with the space, the task id and the space id’s size, and kept as the error’s `cause`.',
+        'the event’s `data` or `metadata` holds a value `JSON.stringify` cannot write, such as a `BigInt` or a circular structure, or nests objects and arrays more than 100 levels deep (the outermost counting as level 1), or the task is too large for PostgreSQL to record (a space id whose index entry passes PostgreSQL’s limit of about 2,700 bytes, which the runtime’s 200-character cap on space ids keeps out of reach). Nothing was recorded and the task did not run. HTTP triggers answer 400 with the coordinator’s message, which for data with no JSON form is one line naming the field and the path to the circular reference or `BigInt` (the `TypeError` of `JSON.stringify` is the error’s `cause`), for data nested too deep names the field and the path of the first value at level 101, and for a task too large names the space id’s size in bytes and the limit of about 2,700 bytes; PostgreSQL’s own error text, which names the index, is not sent but logged by the coordinator as a warning with the space, the task id and the space id’s size, and kept as the error’s `cause`. Through `Runtime.dispatch` and `Runtime.accept`, an event with no JSON form or nested too deep does not get here: the runtime refuses it first, with `WEFT_INVALID_EVENT`, since no memory store could keep its trigger memory either; only a direct call of `admit` meets those refusals.',
       fix: 'send plain JSON values, nested at most 100 levels deep, and a shorter space id; another instance must be able to run the task from its record.',
     },
     /** @claim errors-coordinator-admit-failed-may-run */

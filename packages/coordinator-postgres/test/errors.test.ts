@@ -464,22 +464,24 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect((refused[0]?.cause as Error).message).toMatch(/circular structure/);
   });
 
-  it('answers 400 with the code when a route lets WEFT_COORDINATOR_INVALID_ARRIVAL through, and runs nothing [claim:errors-400-coordinator-arrival]', async () => {
-    // A BigInt has no JSON form, so the coordinator cannot record the task.
-    const { runtime, model } = await startDispatching(unstarted(), { n: 10n });
+  it('leaves an event with no JSON form to the runtime, which answers 400 WEFT_INVALID_EVENT before the coordinator records anything, and runs nothing [claim:errors-coordinator-invalid-arrival-runtime-first] [claim:coord-readme-runtime-refuses-first]', async () => {
+    const schema = db.newSchema();
+    // A BigInt has no JSON form: no memory store could keep the task's trigger memory either.
+    const { runtime, model } = await startDispatching(unstarted({ schema }), { n: 10n });
     try {
       const answer = await fetch(`${runtime.server.url}/task`, { method: 'POST' });
       expect(answer.status).toBe(400);
       const body = (await answer.json()) as { error: { code: string; docsUrl: string } };
-      expect(body.error.code).toBe('WEFT_COORDINATOR_INVALID_ARRIVAL');
-      expect(body.error.docsUrl).toMatch(/#weft_coordinator_invalid_arrival$/);
+      expect(body.error.code).toBe('WEFT_INVALID_EVENT');
+      expect(body.error.docsUrl).toMatch(/#weft_invalid_event$/);
       expect(model.requests).toHaveLength(0);
+      expect(await db.sql(`SELECT count(*)::int AS n FROM "${schema}".tasks`)).toEqual([{ n: 0 }]);
     } finally {
       await runtime.stop();
     }
   });
 
-  it("answers 400 for a task too large for PostgreSQL in the coordinator's words, and logs PostgreSQL's own text [claim:coord-readme-too-large-hidden] [claim:errors-coordinator-too-large-hidden] [claim:obs-coord-too-large]", async () => {
+  it("answers 400 for a task too large for PostgreSQL in the coordinator's words, and logs PostgreSQL's own text [claim:errors-400-coordinator-arrival] [claim:coord-readme-too-large-hidden] [claim:errors-coordinator-too-large-hidden] [claim:obs-coord-too-large]", async () => {
     const schema = db.newSchema();
     const warnings: { details: Record<string, unknown>; message: string }[] = [];
     const logger = {

@@ -21,6 +21,7 @@ import type { ErrorRegistry } from './errors/error-registry.js';
  *   value.
  * - `WEFT_MEMORY_NOT_FOUND`: `update()` of a memory store was given an id no memory has.
  * - `WEFT_UNKNOWN_PLUGIN`: A dispatched event names a plugin that is not registered.
+ * - `WEFT_INVALID_EVENT`: A dispatched event cannot be stored as its task’s trigger memory.
  * - `WEFT_SHUTTING_DOWN`: The runtime is stopping (or has stopped) and accepts no new tasks.
  * - `WEFT_QUEUE_FULL`: The scheduler’s queue holds `maxQueueSize` tasks already.
  * - `WEFT_TASK_CANCELLED`: A task was cancelled because the runtime stopped.
@@ -63,6 +64,7 @@ export type WeftErrorCode =
   | 'WEFT_MEMORY_INVALID_QUERY'
   | 'WEFT_MEMORY_NOT_FOUND'
   | 'WEFT_UNKNOWN_PLUGIN'
+  | 'WEFT_INVALID_EVENT'
   | 'WEFT_SHUTTING_DOWN'
   | 'WEFT_QUEUE_FULL'
   | 'WEFT_TASK_CANCELLED'
@@ -256,6 +258,15 @@ export const CORE_ERRORS = {
       raisers: ['core/src/runtime/runtime.ts#Runtime.admit'],
       cause: '`dispatch` (or `accept`) names a plugin id that is not registered.',
       fix: 'use the `id` of a plugin passed to `Runtime.init`.',
+    },
+    WEFT_INVALID_EVENT: {
+      summary: 'A dispatched event cannot be stored as its task’s trigger memory.',
+      status: 400,
+      raisedBy: '`Runtime.dispatch` (and `Runtime.accept`)',
+      raisers: ['core/src/runtime/arrivals.ts#checkStorableEvent'],
+      cause:
+        '`dispatch` (or `accept`) received an event whose `data` or `metadata` has no JSON form (a `BigInt`, an object that contains itself, a `toJSON` that throws), or whose `message`, `data` or `metadata` breaks another rule of the memory contract (a NUL character or a lone UTF-16 surrogate in a string or key, JSON nested more than 100 levels deep or longer than 16 Mi UTF-16 code units; see [Input rules](../memory-providers/overview.md#input-rules-and-error-codes)). The task would run, but neither its `trigger` memory nor its `chain` memory could be stored, so it is refused before it runs. The message names the field, with its path from `content` (the event’s `message` and `data`) or `metadata`. No task was created.',
+      fix: 'dispatch plain JSON data: turn a `BigInt` into a string or number, break cycles, and strip NUL characters and broken surrogate pairs from text received from outside.',
     },
     /**
      * @claim errors-shutting-down-websocket

@@ -82,3 +82,31 @@ describe('ServerManager request failed line', () => {
     expect(line.length).toBeLessThan(12_000);
   });
 });
+
+describe('errorLogFields and stackLogField with getters that throw', () => {
+  it('describe an error whose message, cause or stack getter throws, without throwing', () => {
+    const error = new RangeError('visible');
+    for (const key of ['stack', 'message', 'cause']) {
+      Object.defineProperty(error, key, {
+        get() {
+          throw new Error(`no ${key}`);
+        },
+      });
+    }
+    expect(errorLogFields(error)).toEqual({ error: 'RangeError whose message could not be read' });
+    expect(stackLogField(error)).toBeUndefined();
+    // A proxy whose prototype cannot be read is not taken for an Error, nor does it throw.
+    const proxy = new Proxy(
+      {},
+      {
+        getPrototypeOf() {
+          throw new Error('no prototype');
+        },
+        get() {
+          throw new Error('no field');
+        },
+      },
+    );
+    expect(errorLogFields(proxy)).toEqual({ error: 'a thrown value with no text form' });
+  });
+});

@@ -611,6 +611,83 @@ describe('running steps', () => {
     );
   });
 
+  it('records an Error with no message, no code, no errors and no cause by its name and "with no message" [claim:exec-throw-no-message] [claim:philo-throw-empty-message]', async () => {
+    const plain = recordingExecutor('plain', async () => {
+      throw new Error();
+    });
+    const typed = recordingExecutor('typed', async () => {
+      throw new TypeError('');
+    });
+    // A cause with nothing to say either adds nothing.
+    const empty = recordingExecutor('empty-cause', async () => {
+      throw new RangeError('', { cause: new Error('') });
+    });
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('tools', { executors: [plain, typed, empty] })],
+      responses: planner(['tools', 'plain'], ['tools', 'typed'], ['tools', 'empty-cause']),
+    });
+    const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 's' });
+    expect(task.chain.slice(1).map(({ action, error }) => ({ action, error }))).toEqual([
+      { action: 'plain', error: 'Error with no message' },
+      { action: 'typed', error: 'TypeError with no message' },
+      { action: 'empty-cause', error: 'RangeError with no message' },
+    ]);
+  });
+
+  it("records an Error whose message or cause getter throws as the step's failure, with what can be read [claim:exec-throw-unreadable]", async () => {
+    const unreadable = (error: Error, key: 'message' | 'cause'): Error =>
+      Object.defineProperty(error, key, {
+        get() {
+          throw new Error(`no ${key} for you`);
+        },
+      });
+    const message = recordingExecutor('message', async () => {
+      throw unreadable(new TypeError('hidden'), 'message');
+    });
+    const cause = recordingExecutor('cause', async () => {
+      throw unreadable(new Error('the calendar is locked'), 'cause');
+    });
+    const numeric = recordingExecutor('numeric', async () => {
+      throw Object.assign(new Error(), { message: 42 });
+    });
+    const after = recordingExecutor('after');
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('tools', { executors: [message, cause, numeric, after] })],
+      responses: planner(
+        ['tools', 'message'],
+        ['tools', 'cause'],
+        ['tools', 'numeric'],
+        ['tools', 'after'],
+      ),
+    });
+    const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 's' });
+    expect(task.status).toBe('failed');
+    expect(
+      task.chain.slice(1).map(({ type, pluginId, action, error }) => ({
+        type,
+        pluginId,
+        action,
+        error,
+      })),
+    ).toEqual([
+      {
+        type: 'error',
+        pluginId: 'tools',
+        action: 'message',
+        error: 'TypeError whose message could not be read',
+      },
+      { type: 'error', pluginId: 'tools', action: 'cause', error: 'the calendar is locked' },
+      {
+        type: 'error',
+        pluginId: 'tools',
+        action: 'numeric',
+        error: 'Error whose message could not be read',
+      },
+      { type: 'result', pluginId: 'tools', action: 'after', error: undefined },
+    ]);
+    expect(task.recorded.chain).toBe(true);
+  });
+
   it('records a thrown value that is not an Error as its text: a string as it is, anything else as JSON [claim:exec-throw-non-error] [claim:philo-throw-non-error]', async () => {
     const text = recordingExecutor('text', async () => {
       throw 'the calendar is read-only';
@@ -656,6 +733,25 @@ describe('running steps', () => {
     // A lone surrogate has no UTF-8 form: the store would refuse the chain memory for it.
     expect(task.recorded.chain).toBe(true);
   });
+  it('cuts the error text of an error item to 2,000 characters, thrown or returned, so the chain is still stored [claim:exec-error-text-cut]', async () => {
+    // 17 Mi characters: longer than MAX_MEMORY_JSON_LENGTH, so a store refuses a chain quoting it whole.
+    const huge = 'x'.repeat(17 * 1024 * 1024);
+    const thrown = recordingExecutor('thrown', async () => {
+      throw new Error(huge);
+    });
+    const returned = recordingExecutor('returned', { success: false, error: huge });
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('tools', { executors: [thrown, returned] })],
+      responses: planner(['tools', 'thrown'], ['tools', 'returned']),
+    });
+    const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 's' });
+    expect(task.chain.slice(1).map((item) => item.error)).toEqual([
+      `${'x'.repeat(1_997)}...`,
+      `${'x'.repeat(1_997)}...`,
+    ]);
+    expect(task.recorded.chain).toBe(true);
+  });
+
   it('marks a returned failure with expose: true as safe to show, and never a thrown error [claim:exec-expose-field] [claim:exec-expose] [claim:gs-add-plugin-500]', async () => {
     const shown = recordingExecutor('shown', {
       success: false,

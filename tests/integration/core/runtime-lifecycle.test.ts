@@ -16,6 +16,7 @@ import {
   makeRuntime,
   pingRoute,
   planner,
+  startedRuntime,
   recordingExecutor,
   silentLogger,
   stopAfterTest,
@@ -1862,6 +1863,40 @@ describe('Runtime dispatch input checks', () => {
     expect(error.status).toBe(400);
     expect(WeftError.is(error, 'WEFT_UNKNOWN_PLUGIN')).toBe(true);
     expect(error.message).toContain('no plugin "ghost"');
+  });
+
+  it('rejects an event whose data or metadata has no JSON form, or that no store could keep, with status 400 and WEFT_INVALID_EVENT, naming the path, and runs nothing [claim:task-dispatch-rejects-unstorable-event] [claim:errors-400-invalid-event] [claim:trig-space-400-row] [claim:index-dispatch-rejects]', async () => {
+    const reply = recordingExecutor('reply');
+    const memory = new InMemoryMemoryProvider();
+    const { runtime } = await startedRuntime({
+      memory,
+      plugins: [echoPlugin({ executors: [reply] })],
+      responses: planner(['echo', 'reply']),
+    });
+    const circular: Record<string, unknown> = { list: [1] };
+    circular.self = circular;
+    const event = { pluginId: 'echo', triggerId: 'message', space: 's' };
+    const refused = [
+      await errorOf(runtime.dispatch({ ...event, data: { count: 10n } })),
+      await errorOf(runtime.dispatch({ ...event, data: circular })),
+      await errorOf(runtime.accept({ ...event, metadata: { user: 7n } })),
+      await errorOf(runtime.dispatch({ ...event, message: 'before\u0000after' })),
+    ];
+    for (const error of refused) {
+      expect(WeftError.is(error, 'WEFT_INVALID_EVENT')).toBe(true);
+      expect(error.status).toBe(400);
+    }
+    expect(refused.map((error) => error.message)).toEqual([
+      expect.stringMatching(/^Runtime\.dispatch: .*BigInt at content\.data\.count/),
+      expect.stringMatching(/^Runtime\.dispatch: .*content\.data\.self refers back/),
+      expect.stringMatching(/^Runtime\.accept: .*"metadata" .*BigInt at metadata\.user/),
+      expect.stringMatching(/^Runtime\.dispatch: .*NUL character/),
+    ]);
+    expect(reply.calls).toHaveLength(0);
+    expect(await memory.query({})).toEqual([]);
+    // A plain event still runs, and both of its memories are stored.
+    const task = await runtime.dispatch({ ...event, data: { count: '10' } });
+    expect(task.recorded).toEqual({ trigger: true, chain: true });
   });
 });
 

@@ -39,7 +39,9 @@ describe('the planning prompt', () => {
       triggerId: 'incoming',
       space: 'desk-8',
       message: 'count this',
-      data: { count: 12n },
+      // A bigint or a cycle is refused by dispatch (WEFT_INVALID_EVENT); a function is stored
+      // as nothing, and the prompt names it.
+      data: () => 12,
     });
     expect(model.requests).toHaveLength(1);
     const prompt = model.requests[0]?.map((message) => message.content).join('\n') ?? '';

@@ -118,9 +118,13 @@ function withCode(message: string, code: string): string {
  * error's own text has several. The text of the error's own `cause` (one level: not the cause's
  * cause) is appended when it is not already part of its message (`fetch failed (connect
  * ECONNREFUSED ...)`), so the reason is not lost. An error with an empty message is described
- * by the errors it aggregates, or else by its `code`: Node.js
- * refuses a connection to a name with several addresses (`localhost` is both `::1` and
- * `127.0.0.1`) with such an `AggregateError`, one reason per address. A thrown value that is
+ * by the errors it aggregates, or else by its `code`: Node.js refuses a connection to a name
+ * with several addresses (`localhost` is both `::1` and `127.0.0.1`) with such an
+ * `AggregateError`, one reason per address. With neither, its cause's text stands alone, and
+ * with no cause either, its name and the words `with no message` do (`TypeError with no
+ * message`), so the description is never empty. A `message` whose getter throws, or that is not
+ * a string, gives `Error whose message could not be read`, and a `cause` whose getter throws is
+ * left out: describing an error never throws. A thrown value that is
  * not an Error is given as its text or JSON, cut to 400 characters with `...` at the end (never
  * in the middle of an emoji's surrogate pair).
  *
@@ -128,16 +132,53 @@ function withCode(message: string, code: string): string {
  * @returns A description of it.
  */
 export function describeError(error: unknown): string {
-  if (error instanceof Error) {
+  if (isError(error)) {
     const text = ownText(error);
-    const cause = error.cause;
-    const causeText = cause instanceof Error ? ownText(cause) : '';
+    const cause = readField(error, 'cause');
+    const causeText = isError(cause) ? ownText(cause) : '';
     if (causeText !== '' && !withoutCodeMarks(text).includes(withoutCodeMarks(causeText))) {
       return text === '' ? causeText : `${text} (${causeText})`;
     }
-    return text;
+    return text === '' ? `${errorName(error)} with no message` : text;
   }
   return cutText(thrownText(error), THROWN_CHARS);
+}
+
+/** What {@link readField} gives for a property whose getter throws. */
+const UNREADABLE: unique symbol = Symbol('unreadable');
+
+/**
+ * A property of a thrown value, or {@link UNREADABLE} when reading it throws: an error may come
+ * with a `message` or `cause` getter that throws, and describing it must not throw in turn, or
+ * the failure would be reported as another's (a step's as the task's planning).
+ */
+function readField(value: object, key: string): unknown {
+  try {
+    return (value as Record<string, unknown>)[key];
+  } catch {
+    return UNREADABLE;
+  }
+}
+
+/** `value instanceof Error`, `false` when the check throws (a proxy whose trap throws). */
+function isError(value: unknown): value is Error {
+  try {
+    return value instanceof Error;
+  } catch {
+    return false;
+  }
+}
+
+/** The most characters of an error's name that {@link describeError} quotes. */
+const NAME_CHARS = 100;
+
+/**
+ * An error's name for a description, `TypeError` say: its `name` when that is a text, else
+ * `Error`.
+ */
+function errorName(error: Error): string {
+  const name = readField(error, 'name');
+  return typeof name === 'string' && name !== '' ? cutText(name, NAME_CHARS) : 'Error';
 }
 
 /**
@@ -178,21 +219,34 @@ function withoutCodeMarks(text: string): string {
 }
 
 /**
+ * The messages of the errors an `AggregateError` holds, those that have one; none when `errors`
+ * is not a list, or reading it throws.
+ */
+function aggregatedTexts(inner: unknown): string[] {
+  try {
+    if (!Array.isArray(inner)) return [];
+    return inner
+      .map((item: unknown) => (isError(item) ? readField(item, 'message') : ''))
+      .filter((text): text is string => typeof text === 'string' && text !== '');
+  } catch {
+    return [];
+  }
+}
+
+/**
  * What an error says of itself: its message or, when that is empty, the distinct messages of the
- * errors it aggregates (an `AggregateError`), or its `code`.
+ * errors it aggregates (an `AggregateError`), or its `code`. A `message` that cannot be read (its
+ * getter throws) or is not a string is said to be so, with the error's name.
  *
  * @param error - An error.
  * @returns Its text; empty when it has none of them.
  */
 function ownText(error: Error): string {
-  if (error.message !== '') return error.message;
-  const inner: unknown = (error as { errors?: unknown }).errors;
-  if (Array.isArray(inner)) {
-    const texts = inner
-      .map((item: unknown) => (item instanceof Error ? item.message : ''))
-      .filter((text) => text !== '');
-    if (texts.length > 0) return [...new Set(texts)].join('; ');
-  }
-  const code: unknown = (error as { code?: unknown }).code;
+  const message = readField(error, 'message');
+  if (typeof message !== 'string') return `${errorName(error)} whose message could not be read`;
+  if (message !== '') return message;
+  const texts = aggregatedTexts(readField(error, 'errors'));
+  if (texts.length > 0) return [...new Set(texts)].join('; ');
+  const code = readField(error, 'code');
   return typeof code === 'string' ? code : '';
 }

@@ -439,9 +439,11 @@ function toItem(step: PipelineStep, result: PluginResult): Context {
       action: step.action,
       data: result.data,
       message: result.message,
-      error: written
-        ? (reason ?? 'the executor reported failure without a reason')
-        : describeError(reason),
+      error: chainErrorText(
+        written
+          ? (reason ?? 'the executor reported failure without a reason')
+          : describeError(reason),
+      ),
       // Only a returned failure can be marked: a thrown error's text was not written for users.
       ...(result.expose === true && written ? { expose: true } : {}),
       timestamp: new Date(),
@@ -455,6 +457,19 @@ function toItem(step: PipelineStep, result: PluginResult): Context {
     message: result.message,
     timestamp: new Date(),
   };
+}
+
+/**
+ * The most characters of an error item's `error` text: as many as a log line keeps of it. A step
+ * that throws an Error with a message of megabytes, or returns such an error text, would otherwise
+ * store all of it in the chain memory, and a store refuses a memory longer than
+ * `MAX_MEMORY_JSON_LENGTH`, losing the whole chain.
+ */
+const CHAIN_ERROR_CHARS = MAX_LOGGED_ERROR_CHARS;
+
+/** An error item's text, cut to {@link CHAIN_ERROR_CHARS}. */
+function chainErrorText(error: string): string {
+  return cutText(error, CHAIN_ERROR_CHARS);
 }
 
 /** The most characters of a returned value the not-a-PluginResult error quotes. */
@@ -482,7 +497,7 @@ function returnedText(value: unknown): string {
 }
 
 function errorItem(pluginId: string, action: string, error: string): Context {
-  return { type: 'error', pluginId, action, error, timestamp: new Date() };
+  return { type: 'error', pluginId, action, error: chainErrorText(error), timestamp: new Date() };
 }
 
 /** The log fields of a failure an executor returned: its text, and the Weft code it names. */

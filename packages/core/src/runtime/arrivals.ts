@@ -1,3 +1,5 @@
+import { WeftError } from '../errors/weft-error.js';
+import { checkNewMemory } from '../memory/memory-input.js';
 import type { Space } from '../memory/memory-provider.js';
 import type { TaskArrival } from '../scheduler/space-coordinator.js';
 import type { AgentTask } from '../tasks/task.js';
@@ -19,10 +21,56 @@ export interface TriggerEvent {
   space: string | Space;
   /** The event's text, such as a chat message. */
   message?: string;
-  /** The event's structured data. */
+  /**
+   * The event's structured data. It must have a JSON form, as `metadata` must: `dispatch` refuses
+   * an event whose trigger memory no store could keep.
+   */
   data?: unknown;
   /** Free-form metadata stored with the task's memories. */
   metadata?: Record<string, unknown>;
+}
+
+/**
+ * Refuses an event whose trigger memory the memory contract forbids: a `data` or `metadata` with
+ * no JSON form (a `BigInt`, a cycle), or nested too deep, too long, or holding a NUL character or a
+ * lone UTF-16 surrogate. The task would run, but neither of its memories could be stored (the
+ * chain quotes the trigger), so it is refused before it runs, naming what was wrong.
+ *
+ * @param event - The event, its space checked already.
+ * @param spaceId - Its space's id.
+ * @param method - Who asks, at the start of the message.
+ * @throws {@link WeftError} `WEFT_INVALID_EVENT` (status 400).
+ */
+export function checkStorableEvent(event: TriggerEvent, spaceId: string, method: string): void {
+  try {
+    // What MemoryManager.recordTrigger stores, checked as every first-party store checks it.
+    checkNewMemory(
+      {
+        space: spaceId,
+        kind: 'trigger',
+        content: {
+          pluginId: event.pluginId,
+          action: event.triggerId,
+          message: event.message,
+          data: event.data,
+        },
+        metadata: { ...event.metadata },
+      },
+      method,
+    );
+  } catch (error) {
+    if (!WeftError.is(error, 'WEFT_MEMORY_INVALID')) throw error;
+    const reason = error.message
+      .replace(`${method}: `, '')
+      .replace(/ \[WEFT_MEMORY_INVALID\]$/, '')
+      .replace(/ of a memory of kind "trigger" in space "[^"]*"/, '')
+      .replace('the "content"', 'its "content" (the event\'s message and data)');
+    throw new WeftError(
+      'WEFT_INVALID_EVENT',
+      `${method}: the event cannot be stored as the task's trigger memory, so the task would leave no record: ${reason}`,
+      { status: 400, cause: error },
+    );
+  }
 }
 
 /** A new task, queued, for an event whose space was checked already. */

@@ -25,7 +25,13 @@ import { checkConfigShape, type ResolvedOptions, type RuntimeConfig } from './co
 import { SPACE_ID_PATTERN } from '../memory/space-id.js';
 import type { SpaceCoordinatorHost, TaskArrival } from '../scheduler/space-coordinator.js';
 import { BoundedCoordinator } from '../scheduler/bounded-coordinator.js';
-import { arrivalOf, newTask, taskOfArrival, type TriggerEvent } from './arrivals.js';
+import {
+  arrivalOf,
+  checkStorableEvent,
+  newTask,
+  taskOfArrival,
+  type TriggerEvent,
+} from './arrivals.js';
 
 /**
  * How long stop() waits for cancelled tasks to end, and then for all plugins and providers
@@ -331,7 +337,9 @@ export class Runtime {
    * @returns The finished task.
    * @throws {@link WeftError} with `status` 400: `WEFT_INVALID_SPACE` for a space id that is not
    * 1 to 200 ASCII letters, digits, `_`, `.`, `:` or `-` starting with a letter or digit (checked
-   * first), `WEFT_UNKNOWN_PLUGIN` for a `pluginId` no plugin has; with `status` 503:
+   * first), `WEFT_UNKNOWN_PLUGIN` for a `pluginId` no plugin has, `WEFT_INVALID_EVENT` for a
+   * `data` or `metadata` with no JSON form (a `BigInt`, a cycle) or another value the memory
+   * contract refuses, which would leave the task with no memory stored; with `status` 503:
    * `WEFT_SHUTTING_DOWN` once `stop()` was called, `WEFT_QUEUE_FULL` when
    * `scheduler.maxQueueSize` tasks are waiting, `WEFT_COORDINATOR_TIMEOUT` when a `coordinator`
    * did not record the task within `options.coordinatorTimeoutMs` (or grant its space within
@@ -397,6 +405,7 @@ export class Runtime {
         { status: 400 },
       );
     }
+    checkStorableEvent(event, space.id, method);
     const stopping = this.stoppingRefusal(method);
     if (stopping) throw stopping;
     const refusal = this.scheduler.refusal(this.admitting);

@@ -40,15 +40,20 @@ export const MAX_LOGGED_STACK_CHARS = 8_000;
  */
 export function errorLogFields(error: unknown): ErrorLogFields {
   const fields: ErrorLogFields = { error: cutText(describeError(error), MAX_LOGGED_ERROR_CHARS) };
-  let current: unknown = error;
-  // A few levels are enough: Weft wraps at most twice (a start failure around a provider's).
-  for (let depth = 0; depth < 4 && current instanceof Error; depth += 1) {
-    if (WeftError.is(current)) {
-      fields.code = current.code;
-      fields.docsUrl = current.docsUrl;
-      break;
+  // An error's getters may throw (a `cause` getter that does): the line then goes without a code.
+  try {
+    let current: unknown = error;
+    // A few levels are enough: Weft wraps at most twice (a start failure around a provider's).
+    for (let depth = 0; depth < 4 && current instanceof Error; depth += 1) {
+      if (WeftError.is(current)) {
+        fields.code = current.code;
+        fields.docsUrl = current.docsUrl;
+        break;
+      }
+      current = current.cause;
     }
-    current = current.cause;
+  } catch {
+    // Described already; the code is all that is lost.
   }
   return fields;
 }
@@ -62,9 +67,16 @@ export function errorLogFields(error: unknown): ErrorLogFields {
  * @returns The stack, or `undefined` when the value has none.
  */
 export function stackLogField(error: unknown): string | undefined {
-  const stack = (error as { stack?: unknown } | null | undefined)?.stack;
+  let stack: unknown;
+  let read: unknown = '';
+  try {
+    stack = (error as { stack?: unknown } | null | undefined)?.stack;
+    if (error instanceof Error) read = error.message;
+  } catch {
+    // A getter that throws: the line goes without the stack, or without the message's cut.
+  }
   if (typeof stack !== 'string') return undefined;
-  const message = error instanceof Error ? error.message : '';
+  const message = typeof read === 'string' ? read : '';
   const at = message === '' ? -1 : stack.indexOf(message);
   const shortened =
     at === -1 || message.length <= MAX_LOGGED_ERROR_CHARS
