@@ -1,4 +1,4 @@
-import type { Context, Emitter, Liquid, Tag, TagClass, TagRenderReturn, Value } from 'liquidjs';
+import type { Context, Emitter, Liquid, Tag, TagRenderReturn, Value } from 'liquidjs';
 
 /**
  * The system's locale, for the names of months and days that liquid's `date` filter writes, as
@@ -74,6 +74,9 @@ function chargingEmitter(
  */
 const TABLEROW_MARKUP = /^(?:<\/t[dr]>|<t[dr] class="(?:row|col)\d+">)$/;
 
+/** A tag's class, as liquidjs keeps them in `tags` (it does not export the type). */
+type TagClass = Liquid['tags'][string];
+
 type TagRender = (this: Tag, context: Context, emitter: Emitter) => TagRenderReturn;
 
 /** A tag class like `base` whose render is `render`, given the base's render to call. */
@@ -131,7 +134,7 @@ function strictAssign(made: Liquid): void {
     replaceRender(
       made.tags['assign']!,
       () =>
-        function* (this: Tag, context) {
+        function* (this: Tag, context: Context): Generator<unknown, void, unknown> {
           const { key, value } = this as unknown as { key: string; value: Value };
           context.bottom()[key] = yield value.value(context, false);
         },
