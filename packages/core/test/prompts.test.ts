@@ -246,6 +246,21 @@ describe('PromptRegistry', () => {
     );
   });
 
+  it('leaves the variables passed unchanged: increment and decrement count from 0 in every render [claim:liq-variables-unchanged]', async () => {
+    const prompts = new PromptRegistry();
+    prompts.register(
+      'chat',
+      'count',
+      '{% increment c %}{% increment c %}{% decrement d %},{{ n }}',
+    );
+    const variables: Record<string, unknown> = { n: 1 };
+    expect(await prompts.render('chat/count', variables)).toBe('01-1,1');
+    expect(await prompts.render('chat/count', variables)).toBe('01-1,1');
+    expect(variables).toEqual({ n: 1 });
+    // Frozen variables render too, a counter of the same name included, which starts from it.
+    expect(await prompts.render('chat/count', Object.freeze({ n: 2, c: 5 }))).toBe('56-1,2');
+  });
+
   it("still reads Liquid's size, first and last, which are no own properties [claim:liq-size-first-last]", async () => {
     const prompts = new PromptRegistry();
     prompts.register('stats', 'size', '{{ value.size }}');

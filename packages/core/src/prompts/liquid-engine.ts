@@ -262,6 +262,16 @@ export function renderLiquidSync(
   variables: Record<string, unknown>,
 ): unknown {
   if (!RenderContext) throw new Error('the liquid engine is not loaded');
-  const context = new RenderContext(variables, made.options, { sync: true }, { liquid: made });
+  // A copy, getters kept as getters: `increment` and `decrement` keep their counters in the
+  // variables' object, which would change the caller's object, carry a counter on to the next
+  // render of the same variables, and fail on a frozen one (so the copy's values are writable). Inherited properties need no copy:
+  // with `ownPropertyOnly`, liquid reads none.
+  const descriptors = Object.getOwnPropertyDescriptors(variables);
+  for (const descriptor of Object.values(descriptors)) {
+    descriptor.configurable = true;
+    if ('value' in descriptor) descriptor.writable = true;
+  }
+  const own = Object.defineProperties({}, descriptors);
+  const context = new RenderContext(own, made.options, { sync: true }, { liquid: made });
   return made.renderSync(template, context);
 }
