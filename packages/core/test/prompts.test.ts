@@ -164,7 +164,7 @@ describe('PromptRegistry', () => {
     expect(await prompts.render('chat/condition', { usr: 'Ada' })).toBe('known');
   });
 
-  it('lets a missing value through unless, case, a comparison and assign, as through if [claim:liq-lenient-places]', async () => {
+  it('lets a missing value through unless, case and a comparison, as through if [claim:liq-lenient-places]', async () => {
     const prompts = new PromptRegistry();
     prompts.register('chat', 'unless', '{% unless usr %}missing{% endunless %}');
     prompts.register(
@@ -173,26 +173,45 @@ describe('PromptRegistry', () => {
       '{% case usr %}{% when "Ada" %}Ada{% else %}other{% endcase %}',
     );
     prompts.register('chat', 'compare', '{% if usr == "Ada" %}Ada{% else %}other{% endif %}');
-    prompts.register('chat', 'assign', '{% assign name = usr %}[{{ name }}]');
     expect(await prompts.render('chat/unless', {})).toBe('missing');
     expect(await prompts.render('chat/case', {})).toBe('other');
     expect(await prompts.render('chat/compare', {})).toBe('other');
-    expect(await prompts.render('chat/assign', {})).toBe('[]');
-    expect(await prompts.render('chat/assign', { usr: 'Ada' })).toBe('[Ada]');
-    // Missing is nil: equal to nil and blank, not to "" or empty; an assigned one too.
+    // Missing is nil: equal to nil and blank, not to "" or empty.
     prompts.register(
       'chat',
       'nil',
       '{% if usr == nil %}nil {% endif %}{% if usr == blank %}blank {% endif %}' +
         '{% if usr == "" %}quotes {% endif %}{% if usr == empty %}empty{% endif %}',
     );
+    expect(await prompts.render('chat/nil', {})).toBe('nil blank ');
+  });
+
+  it('fails on a missing value that assign reads, as an output does, unless default is its first filter [claim:liq-assign-strict]', async () => {
+    const prompts = new PromptRegistry();
+    prompts.register('chat', 'assign', '{% assign name = usr %}[{{ name }}]');
+    prompts.register('chat', 'filtered', '{% assign name = usr | upcase %}[{{ name }}]');
+    prompts.register('chat', 'property', '{% assign name = user.name %}[{{ name }}]');
+    prompts.register('chat', 'lines', '{% liquid\nassign name = usr\necho name %}');
+    for (const [template, variables, missing] of [
+      ['chat/assign', {}, 'usr'],
+      ['chat/filtered', {}, 'usr'],
+      ['chat/property', { user: {} }, 'user.name'],
+      ['chat/lines', {}, 'usr'],
+    ] as const) {
+      const error = await errorOf(prompts.render(template, variables));
+      expect(error.code).toBe('WEFT_TEMPLATE_RENDER_FAILED');
+      expect(error.message).toContain(`undefined variable: ${missing}`);
+    }
+    expect(await prompts.render('chat/assign', { usr: 'Ada' })).toBe('[Ada]');
+    expect(await prompts.render('chat/filtered', { usr: 'Ada' })).toBe('[ADA]');
+    // null is passed, and default as the first filter lets a missing value through.
+    expect(await prompts.render('chat/assign', { usr: null })).toBe('[]');
     prompts.register(
       'chat',
-      'assigned',
-      '{% assign name = usr %}{% if name == nil %}nil{% endif %}',
+      'defaulted',
+      '{% assign name = usr | default: "you" | upcase %}[{{ name }}]',
     );
-    expect(await prompts.render('chat/nil', {})).toBe('nil blank ');
-    expect(await prompts.render('chat/assigned', {})).toBe('nil');
+    expect(await prompts.render('chat/defaulted', {})).toBe('[YOU]');
   });
 
   it('renders a variable passed as null, and a property read through it, as nothing; undefined is missing [claim:liq-null-passed]', async () => {
@@ -227,6 +246,21 @@ describe('PromptRegistry', () => {
     );
   });
 
+  it('leaves the variables passed unchanged: increment and decrement count from 0 in every render [claim:liq-variables-unchanged]', async () => {
+    const prompts = new PromptRegistry();
+    prompts.register(
+      'chat',
+      'count',
+      '{% increment c %}{% increment c %}{% decrement d %},{{ n }}',
+    );
+    const variables: Record<string, unknown> = { n: 1 };
+    expect(await prompts.render('chat/count', variables)).toBe('01-1,1');
+    expect(await prompts.render('chat/count', variables)).toBe('01-1,1');
+    expect(variables).toEqual({ n: 1 });
+    // Frozen variables render too, a counter of the same name included, which starts from it.
+    expect(await prompts.render('chat/count', Object.freeze({ n: 2, c: 5 }))).toBe('56-1,2');
+  });
+
   it("still reads Liquid's size, first and last, which are no own properties [claim:liq-size-first-last]", async () => {
     const prompts = new PromptRegistry();
     prompts.register('stats', 'size', '{{ value.size }}');
@@ -237,6 +271,10 @@ describe('PromptRegistry', () => {
     expect(await size(new Map([['a', 1]]))).toBe('1');
     expect(await size(new Set(['a', 'b']))).toBe('2');
     expect(await size({ a: 1, b: 2 })).toBe('2');
+    // A list's size is its length even when it has a size property of its own; an object's own
+    // size is its size.
+    expect(await size(Object.assign(['a', 'b'], { size: 'own' }))).toBe('2');
+    expect(await size({ size: 9, a: 1 })).toBe('9');
     expect(await prompts.render('stats/ends', { items: ['tea', 'milk', 'sugar'] })).toBe(
       'tea-sugar',
     );
@@ -885,19 +923,21 @@ describe('PromptRegistry with function templates', () => {
     expect(large.code).toBe('WEFT_TEMPLATE_RENDER_FAILED');
     expect(large.message).toContain('memory alloc limit exceeded');
     // The largest range allowed is made in full before the time is checked again, so it stops at
-    // the time limit plus the time the list takes to make: under a second on a quiet machine, and
-    // 4.4 s once on a loaded CI machine, which the bound leaves twice over.
+    // the time limit plus the time the list takes to make: under a second on a quiet machine, 4.4 s
+    // once on a loaded CI machine and 10.6 s on a machine shared by many test runs (load 16 on two
+    // cores), so the bound leaves three times that: it tells a render that stops from one that
+    // runs on, not how fast the machine is. The test's own timeout leaves room for both bounds.
     const rangeStarted = performance.now();
     const largest = await errorOf(prompts.render('chat/range', { n: LIQUID_MEMORY_LIMIT }));
     expect(largest.message).toContain('template render limit exceeded');
-    expect(performance.now() - rangeStarted).toBeLessThan(LIQUID_RENDER_LIMIT_MS + 9_000);
+    expect(performance.now() - rangeStarted).toBeLessThan(LIQUID_RENDER_LIMIT_MS + 29_000);
     // Ten billion empty turns fit the memory limit, not the time limit.
     const started = performance.now();
     const slow = await errorOf(prompts.render('chat/nested', { n: 100_000 }));
     expect(slow.code).toBe('WEFT_TEMPLATE_RENDER_FAILED');
     expect(slow.message).toContain('template render limit exceeded');
     expect(performance.now() - started).toBeGreaterThanOrEqual(LIQUID_RENDER_LIMIT_MS - 50);
-    expect(performance.now() - started).toBeLessThan(LIQUID_RENDER_LIMIT_MS + 9_000);
+    expect(performance.now() - started).toBeLessThan(LIQUID_RENDER_LIMIT_MS + 29_000);
     // A render within both limits is untouched.
     expect(await prompts.render('chat/range', { n: 3 })).toBe('xxx');
     // What outputs write counts too, `raw` or not, and the echo and cycle tags: eleven outputs of a million characters each.
@@ -912,10 +952,26 @@ describe('PromptRegistry with function templates', () => {
       expect(written.message).toContain('memory alloc limit exceeded');
       expect(await prompts.render(name, { text, n: 9 })).toHaveLength(9_000_000);
     }
+    // The text of increment, decrement and tablerow's markup counts too: after an output that
+    // leaves room for exactly what the tag writes, it fits; one character more, and it does not.
+    for (const [tag, written] of [
+      ['{% increment c %}', '0'],
+      ['{% decrement c %}', '-1'],
+      ['{% tablerow i in list %}{% endtablerow %}', '<tr class="row1"><td class="col1"></td></tr>'],
+    ] as const) {
+      prompts.register('chat', `tag-${written.length}`, `{{ text }}${tag}`);
+      const room = 'y'.repeat(LIQUID_MEMORY_LIMIT - written.length);
+      const fits = await prompts.render(`chat/tag-${written.length}`, { text: room, list: [1] });
+      expect(fits).toBe(room + written);
+      const over = await errorOf(
+        prompts.render(`chat/tag-${written.length}`, { text: `${room}y`, list: [1] }),
+      );
+      expect(over.message).toContain('memory alloc limit exceeded');
+    }
     // The template's own text is not counted: twice six million characters render.
     prompts.register('chat', 'own', `{% for i in (1..2) %}${'z'.repeat(6_000_000)}{% endfor %}`);
     expect(await prompts.render('chat/own', {})).toHaveLength(12_000_000);
-  });
+  }, 120_000);
 
   it('fails a liquid render whose last step alone runs past one second, which liquidjs checks only between steps [claim:liq-render-limits] [claim:liq-render-limits-step]', async () => {
     const prompts = new PromptRegistry();

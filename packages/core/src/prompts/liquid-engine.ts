@@ -1,4 +1,4 @@
-import type { Context, Liquid } from 'liquidjs';
+import type { Context, Emitter, Liquid, Tag, TagRenderReturn, Value } from 'liquidjs';
 
 /**
  * The system's locale, for the names of months and days that liquid's `date` filter writes, as
@@ -48,11 +48,120 @@ function chargeOutput(this: { readonly context: Context }, value: unknown): unkn
   return value;
 }
 
+/**
+ * Hands a tag's writes on to the render's emitter, charging each to the render's memory limit as
+ * an output's text is, when `charged` says it is the tag's own (see {@link TABLEROW_MARKUP}).
+ */
+function chargingEmitter(
+  context: Context,
+  emitter: Emitter,
+  charged: (html: unknown) => boolean = () => true,
+): Emitter {
+  return {
+    write(html: unknown) {
+      if (charged(html)) context.memoryLimit.use(outputLength(html));
+      emitter.write(html);
+    },
+    get buffer() {
+      return emitter.buffer;
+    },
+  };
+}
+
+/**
+ * The markup `{% tablerow %}` writes around each cell and row. What its cells hold is charged by
+ * their outputs already, so only these writes are charged again.
+ */
+const TABLEROW_MARKUP = /^(?:<\/t[dr]>|<t[dr] class="(?:row|col)\d+">)$/;
+
+/** A tag's class, as liquidjs keeps them in `tags` (it does not export the type). */
+type TagClass = Liquid['tags'][string];
+
+type TagRender = (this: Tag, context: Context, emitter: Emitter) => TagRenderReturn;
+
+/** A tag class like `base` whose render is `render`, given the base's render to call. */
+function replaceRender(base: TagClass, render: (baseRender: TagRender) => TagRender): TagClass {
+  const baseRender = (base as unknown as { prototype: { render: TagRender } }).prototype.render;
+  const replaced = render(baseRender);
+  return class extends (base as unknown as new (...args: ConstructorParameters<TagClass>) => Tag) {
+    override render(context: Context, emitter: Emitter): TagRenderReturn {
+      return replaced.call(this, context, emitter);
+    }
+  };
+}
+
+/**
+ * Makes the tags that write text of their own charge it to the memory limit, as outputs are
+ * charged: `increment` and `decrement` write a number, `tablerow` its `<tr>` and `<td>` markup
+ * around every cell. Without this, nested loops of them write text the limit never sees.
+ */
+function chargeTagOutput(made: Liquid): void {
+  for (const name of ['increment', 'decrement'] as const) {
+    made.registerTag(
+      name,
+      replaceRender(
+        made.tags[name]!,
+        (baseRender) =>
+          function (this: Tag, context, emitter) {
+            return baseRender.call(this, context, chargingEmitter(context, emitter));
+          },
+      ),
+    );
+  }
+  made.registerTag(
+    'tablerow',
+    replaceRender(
+      made.tags['tablerow']!,
+      (baseRender) =>
+        function (this: Tag, context, emitter) {
+          const markup = (html: unknown) => typeof html === 'string' && TABLEROW_MARKUP.test(html);
+          return baseRender.call(this, context, chargingEmitter(context, emitter, markup));
+        },
+    ),
+  );
+}
+
+/**
+ * Makes `{% assign %}` as strict as an output: liquidjs evaluates its value as leniently as an
+ * `if` when `lenientIf` is on, so `{% assign name = usr %}{{ name }}` rendered an empty string
+ * for a misspelt name. A missing value now fails as an undefined variable unless `default` is
+ * the first filter, as in `{{ ... }}`. The fields read are liquidjs's assign tag's own (private in
+ * its types): the name assigned and the value.
+ */
+function strictAssign(made: Liquid): void {
+  made.registerTag(
+    'assign',
+    replaceRender(
+      made.tags['assign']!,
+      () =>
+        function* (this: Tag, context: Context): Generator<unknown, void, unknown> {
+          const { key, value } = this as unknown as { key: string; value: Value };
+          context.bottom()[key] = yield value.value(context, false);
+        },
+    ),
+  );
+}
+
+/**
+ * A render's context in which a list's `size` is its length, even when the list has a `size`
+ * property of its own, as its `first` and `last` are its items whatever properties it has.
+ * liquidjs reads an own `size` first, for any value.
+ */
+function listSizeContext(Base: typeof Context): typeof Context {
+  return class extends Base {
+    override readProperty(object: Parameters<Context['readProperty']>[0], key: unknown): unknown {
+      if (key === 'size' && Array.isArray(object)) return object.length;
+      return super.readProperty(object, key as Parameters<Context['readProperty']>[1]);
+    }
+  };
+}
+
 let engine: Liquid | undefined;
+let RenderContext: typeof Context | undefined;
 let loading: Promise<Liquid> | undefined;
 
 /** How liquidjs is imported; see {@link setLiquidImporter}. */
-type LiquidImporter = () => Promise<{ Liquid: typeof Liquid }>;
+type LiquidImporter = () => Promise<{ Liquid: typeof Liquid; Context: typeof Context }>;
 
 const importLiquidjs: LiquidImporter = () => import('liquidjs');
 let importLiquid: LiquidImporter = importLiquidjs;
@@ -104,7 +213,7 @@ export function loadedLiquid(): Liquid | undefined {
  */
 export function loadLiquid(): Promise<Liquid> {
   loading ??= importLiquid().then(
-    ({ Liquid: LiquidEngine }) => {
+    ({ Liquid: LiquidEngine, Context: BaseContext }) => {
       const made = new LiquidEngine({
         strictVariables: true,
         strictFilters: true,
@@ -118,6 +227,9 @@ export function loadLiquid(): Promise<Liquid> {
         outputEscape: chargeOutput as (value: unknown) => string,
       });
       made.registerFilter('raw', { raw: true, handler: chargeOutput });
+      chargeTagOutput(made);
+      strictAssign(made);
+      RenderContext = listSizeContext(BaseContext);
       for (const tag of FILE_TAGS) {
         made.registerTag(tag, {
           parse() {
@@ -138,4 +250,28 @@ export function loadLiquid(): Promise<Liquid> {
     },
   );
   return loading;
+}
+
+/**
+ * Renders a parsed template with the engine, synchronously, in a context where a list's `size` is
+ * its length. Each render gets its own context, and so its own time and memory limits.
+ */
+export function renderLiquidSync(
+  made: Liquid,
+  template: ReturnType<Liquid['parse']>,
+  variables: Record<string, unknown>,
+): unknown {
+  if (!RenderContext) throw new Error('the liquid engine is not loaded');
+  // A copy, getters kept as getters: `increment` and `decrement` keep their counters in the
+  // variables' object, which would change the caller's object, carry a counter on to the next
+  // render of the same variables, and fail on a frozen one (so the copy's values are writable). Inherited properties need no copy:
+  // with `ownPropertyOnly`, liquid reads none.
+  const descriptors = Object.getOwnPropertyDescriptors(variables);
+  for (const descriptor of Object.values(descriptors)) {
+    descriptor.configurable = true;
+    if ('value' in descriptor) descriptor.writable = true;
+  }
+  const own = Object.defineProperties({}, descriptors);
+  const context = new RenderContext(own, made.options, { sync: true }, { liquid: made });
+  return made.renderSync(template, context);
 }

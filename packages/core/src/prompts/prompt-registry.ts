@@ -2,7 +2,12 @@ import { readTemplateFiles } from '#platform';
 import type { Liquid } from 'liquidjs';
 import { describeError, WeftError } from '../errors/weft-error.js';
 import { coreTemplates } from './core-templates.js';
-import { LIQUID_RENDER_LIMIT_MS, loadedLiquid, loadLiquid } from './liquid-engine.js';
+import {
+  LIQUID_RENDER_LIMIT_MS,
+  loadedLiquid,
+  loadLiquid,
+  renderLiquidSync,
+} from './liquid-engine.js';
 import type { PromptTemplate } from './prompt-template.js';
 
 /** A compiled prompt template. Obtain one with {@link PromptRegistry.get}. */
@@ -298,7 +303,7 @@ function liquidRender(engine: Liquid, fullName: string, source: string): Render 
   }
   return (variables) => {
     const started = performance.now();
-    const text = engine.renderSync(parsed, variables) as string;
+    const text = renderLiquidSync(engine, parsed, variables) as string;
     // liquidjs checks the time before each step, so a last step that runs long (a filter such
     // as `sort` over a list of millions of items passed in) would end past the limit unnoticed.
     if (performance.now() - started > LIQUID_RENDER_LIMIT_MS) {
