@@ -133,10 +133,23 @@ function strictAssign(made: Liquid): void {
     'assign',
     replaceRender(
       made.tags['assign']!,
-      () =>
-        function* (this: Tag, context: Context): Generator<unknown, void, unknown> {
-          const { key, value } = this as unknown as { key: string; value: Value };
-          context.bottom()[key] = yield value.value(context, false);
+      (baseRender) =>
+        function* (
+          this: Tag,
+          context: Context,
+          emitter: Emitter,
+        ): Generator<unknown, void, unknown> {
+          const { key, value } = this as unknown as { key?: unknown; value?: unknown };
+          // A liquidjs whose assign keeps these fields under other names renders as it would
+          // have, leniently, rather than failing every template that assigns.
+          if (
+            typeof key !== 'string' ||
+            typeof (value as Value | undefined)?.value !== 'function'
+          ) {
+            yield baseRender.call(this, context, emitter);
+            return;
+          }
+          context.bottom()[key] = yield (value as Value).value(context, false);
         },
     ),
   );
