@@ -4,6 +4,7 @@ import { McpConnection } from '../src/connection.js';
 import { resolveOptions } from '../src/options.js';
 
 const BURST = fileURLToPath(new URL('./fixtures/burst-stdio-server.mjs', import.meta.url));
+const ASKING = fileURLToPath(new URL('./fixtures/asking-sdk-server.mjs', import.meta.url));
 
 /** The ids the burst server saw answered, each with `ok` or its error's code. */
 async function answersAfterBurst(
@@ -61,5 +62,25 @@ describe("McpPlugin answering a server's own requests", () => {
     expect(warnings).not.toContain(
       'MCP server sends requests faster than it takes the answers; answers dropped',
     );
+  }, 30_000);
+
+  it('answers all 40 requests a server on the official SDK sends at once from a tool call [claim:mcp-readme-server-requests-answered]', async () => {
+    const options = resolveOptions({
+      servers: [{ name: 'asking', command: process.execPath, args: [ASKING], tools: ['ask'] }],
+      callTimeoutMs: 20_000,
+    });
+    const connection = new McpConnection(options.servers[0]!, {
+      options,
+      logger: () => ({ debug() {}, info() {}, warn() {}, error() {} }),
+    });
+    await connection.open();
+    try {
+      const result = await connection.callTool('ask', {}, new AbortController().signal);
+      const [item] = result.content as { text: string }[];
+      // Every third a ping, answered with a result; sampling and roots refused with an error.
+      expect(JSON.parse(item!.text)).toEqual({ result: 14, error: 26, none: 0 });
+    } finally {
+      await connection.close();
+    }
   }, 30_000);
 });
