@@ -85,6 +85,20 @@ const PROVIDES: Record<ServiceId, (entry: CatalogueEntry) => Promise<boolean> | 
   'openai-compatible-api': () => false, // an API outside every package
 };
 
+/**
+ * Whether the package's exports include a part a Weft runtime is given (a plugin, a model or
+ * memory provider, a coordinator): a package that loads core only for its other parts, such as
+ * its error class, runs without a runtime (`weft.standalone`).
+ */
+async function pluggedIntoRuntime(entry: CatalogueEntry): Promise<boolean> {
+  for (const base of [core.Plugin, core.ModelProvider, core.MemoryProvider]) {
+    if ((await subclassesOf(entry, base)).length > 0) return true;
+  }
+  return (
+    (await implementersOf(entry, ['init', 'admit', 'acquire', 'release', 'shutdown'])).length > 0
+  );
+}
+
 /** How the code bears out a package's claim to require a service. */
 const REQUIRES: Record<
   Exclude<ServiceId, 'runtime'>,
@@ -219,7 +233,11 @@ describe('the catalogue metadata of the first-party packages', () => {
       const borneOut: ServiceId[] = [];
       for (const service of SERVICE_IDS) {
         if (service === 'runtime') {
-          if (entry.coreVersions !== undefined && entry.name !== '@weft/core')
+          if (
+            entry.coreVersions !== undefined &&
+            entry.name !== '@weft/core' &&
+            (await pluggedIntoRuntime(entry))
+          )
             borneOut.push(service);
           continue;
         }

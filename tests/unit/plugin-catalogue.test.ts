@@ -91,6 +91,20 @@ describe('validatePackage', () => {
     expect(entry.requires.services).toEqual(['openai-compatible-api']);
   });
 
+  it('gives a package that loads core but says it runs on its own (weft.standalone) no runtime requirement [claim:cg-catalogue-standalone]', () => {
+    const base = manifest();
+    const weft = base.weft as Record<string, unknown>;
+    const entry = validatePackage(
+      'model-openai',
+      manifest({ weft: { ...weft, standalone: true } }),
+    );
+    expect(entry.coreVersions).toBe('^0.1.0');
+    expect(entry.requires.services).toEqual(['openai-compatible-api']);
+    expect(() =>
+      validatePackage('model-openai', manifest({ weft: { ...weft, standalone: 'yes' } })),
+    ).toThrow(/weft\.standalone.*must be true or false/);
+  });
+
   it('gives core its own version, and requires it to provide the runtime', () => {
     const core = manifest({
       name: '@weft/core',

@@ -14,6 +14,8 @@
  *     "requires": { "services": ["openai-compatible-api"] },
  *     "runtimes": ["node"]
  *   }
+ *
+ * and `"standalone": true` for a package that loads `@weft/core` but runs without a runtime.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -121,6 +123,9 @@ const weftField = z.strictObject(
         { error: 'must be an object' },
       )
       .default({ capabilities: [], services: [] }),
+    // A package that loads core for its parts (an error class, say) but runs on its own, not
+    // plugged into a runtime: its card then does not say it requires one.
+    standalone: z.boolean({ error: 'must be true or false' }).default(false),
     runtimes: z
       .array(oneOf(RUNTIMES), { error: missingOr('must be an array') })
       .min(1, 'must name at least one runtime')
@@ -206,9 +211,10 @@ export function validatePackage(directory: string, manifest: unknown): Catalogue
     provides: weft.provides,
     requires: {
       capabilities: weft.requires.capabilities,
-      // Every package that loads core needs a runtime to be plugged into.
+      // Every package that loads core needs a runtime to be plugged into, unless it says it runs
+      // on its own (weft.standalone).
       services:
-        coreVersions !== undefined && name !== CORE_PACKAGE
+        coreVersions !== undefined && name !== CORE_PACKAGE && !weft.standalone
           ? ['runtime', ...weft.requires.services]
           : weft.requires.services,
     },

@@ -372,6 +372,8 @@ describe('list_plugins', () => {
     expect(text).toMatch(
       /## @weft\/memory-postgres [^#]*\nRequires: Weft runtime, PostgreSQL server\n/,
     );
+    // The docs server loads @weft/core but runs without a runtime (weft.standalone).
+    expect(text).toMatch(/## @weft\/mcp-docs [^#]*\nRequires: Nothing\n/);
   });
 
   it('says that an install command answers E404 until the packages are on npm, and where to go [claim:mcp-docs-plugins-row] [claim:mcp-docs-readme-plugins-row] [claim:mcp-docs-clone-not-on-npm] [claim:tsdoc-format-package-not-on-npm] [claim:cg-first-release-flags]', async () => {

@@ -16,7 +16,7 @@ import type { ErrorRegistry } from '@weft/core/internal';
  * - `WEFT_OPENAI_TIMEOUT`: The last attempt got no complete answer within `timeoutMs`, or the call
  *   ran past `totalTimeoutMs`.
  * - `WEFT_OPENAI_NETWORK`: The last attempt could not reach the API (refused connection, DNS
- *   failure, ...), or its answer broke off.
+ *   failure, ...), was answered with something other than HTTP, or its answer broke off.
  * - `WEFT_OPENAI_ABORTED`: The caller’s `AbortSignal` fired.
  * - `WEFT_OPENAI_INVALID_RESPONSE`: The API answered 2xx with a body that is not a chat completion.
  * - `WEFT_OPENAI_RESPONSE_TOO_LARGE`: The API’s answer was larger than `maxResponseBytes`.
@@ -88,14 +88,17 @@ export const OPENAI_ERRORS = {
         'the last attempt got no complete answer within `timeoutMs`, or the call ran past `totalTimeoutMs`, which counts from its start: the reading of a function `apiKey`, the attempts and the waits between them. A key function that has given no key by then ends the call here before any request, with a message that names `apiKey` and `attempts` 0. Any attempt that would be retried (a `429`, a `5xx`, a timeout, a network failure) ends here too, not as `WEFT_OPENAI_HTTP_STATUS` or `WEFT_OPENAI_NETWORK`, when the wait before the next attempt would end past `totalTimeoutMs`, or the deadline cut the last attempt short: the message says `leaves no time for another` and names how the last attempt ended, and `httpStatus` holds the status of that attempt’s answer, when it had one. An attempt that timed out while its answer (a `2xx`, `429` or `5xx`) was still arriving gives that answer’s status too, and its message says so; any other error status fails as `WEFT_OPENAI_HTTP_STATUS` instead.',
       fix: 'when the message names `apiKey`, make the key function answer sooner (cache the key it reads). A local model may need longer while it loads: raise both `timeoutMs` and `totalTimeoutMs` (the second caps every attempt, so raising the first alone changes nothing past 60 s), keeping them below the runtime’s `taskTimeoutMs`. When `httpStatus` is a 429 or a 5xx, the API kept refusing: see [WEFT_OPENAI_HTTP_STATUS](#weft_openai_http_status).',
     },
-    /** @claim errors-openai-network-no-time */
+    /**
+     * @claim errors-openai-network-no-time
+     * @claim errors-openai-not-http
+     */
     WEFT_OPENAI_NETWORK: {
       summary:
-        'The last attempt could not reach the API (refused connection, DNS failure, ...), or its answer broke off.',
+        'The last attempt could not reach the API (refused connection, DNS failure, ...), was answered with something other than HTTP, or its answer broke off.',
       raisedBy: 'every call of `OpenAIModelProvider`',
       raisers: ['model-openai/src/http.ts#exhaustedError'],
       cause:
-        'the last attempt could not reach the API: connection refused, a DNS failure, a reset connection. The message includes the system’s reason, such as `ECONNREFUSED`. An answer (a `2xx`, `429` or `5xx`) whose body broke off before its end (the server closed the connection half-way) ends here too, retried like a refused connection, while any other error status fails at once as `WEFT_OPENAI_HTTP_STATUS`: the message says `broke off` instead of `could not reach`, and `httpStatus` holds the status the answer began with. When `totalTimeoutMs` leaves no time for another attempt, the same failure ends as [WEFT_OPENAI_TIMEOUT](#weft_openai_timeout), whose message then gives that reason.',
+        'the last attempt could not reach the API: connection refused, a DNS failure, a reset connection. The message includes the system’s reason, such as `ECONNREFUSED`. A server that answers with something other than HTTP (an SSH or TLS greeting, any bytes that do not start an HTTP answer, whether it then closes the connection or keeps it open) ends here too, at once, retried the same way: the message says `answered, but not with HTTP` instead of `could not reach`, which usually means `baseUrl` names the wrong port or `http` where the server wants `https`. An answer (a `2xx`, `429` or `5xx`) whose body broke off before its end (the server closed the connection half-way) ends here too, retried like a refused connection, while any other error status fails at once as `WEFT_OPENAI_HTTP_STATUS`: the message says `broke off` instead of `could not reach`, and `httpStatus` holds the status the answer began with. When `totalTimeoutMs` leaves no time for another attempt, the same failure ends as [WEFT_OPENAI_TIMEOUT](#weft_openai_timeout), whose message then gives that reason.',
       fix: 'check that the server runs and that `baseUrl` points at it, including the port and the `/v1` suffix.',
     },
     /** @claim errors-openai-aborted-causes */

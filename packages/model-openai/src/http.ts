@@ -378,11 +378,28 @@ function exhaustedError(
       return new OpenAIModelProviderError(
         'WEFT_OPENAI_NETWORK',
         outcome.status === undefined
-          ? `${config.label}: could not reach ${request.method} ${request.url} (${attemptsText(attempts)}): ${describeError(outcome.error)}`
+          ? notHttp(outcome.error)
+            ? `${config.label}: the server at ${request.method} ${request.url} answered, but not with HTTP (${attemptsText(attempts)}): ${describeError(outcome.error)}`
+            : `${config.label}: could not reach ${request.method} ${request.url} (${attemptsText(attempts)}): ${describeError(outcome.error)}`
           : `${config.label}: the answer to ${request.method} ${request.url} (status ${outcome.status}) broke off before its end (${attemptsText(attempts)}): ${describeError(outcome.error)}`,
         { attempts, httpStatus: outcome.status, cause: outcome.error },
       );
   }
+}
+
+/**
+ * Whether a failed request reached a server that answered something other than HTTP (an SSH or
+ * TLS greeting, any bytes that do not start an HTTP answer): fetch's parser then fails with a
+ * code `HPE_...`, found on the error or a cause of it.
+ * @claim tsdoc-openai-not-http
+ */
+function notHttp(error: unknown): boolean {
+  for (let at = error, depth = 0; at instanceof Error && depth < 5; depth += 1) {
+    const code = (at as { code?: unknown }).code;
+    if (typeof code === 'string' && code.startsWith('HPE_')) return true;
+    at = at.cause;
+  }
+  return false;
 }
 
 /** The status of the last attempt's answer, complete or broken off, when one came. */
@@ -405,6 +422,9 @@ function describeOutcome(
         ? 'attempt timed out'
         : `attempt timed out while its answer (status ${outcome.status}) was still arriving`;
     case 'network':
+      if (outcome.status === undefined && notHttp(outcome.error)) {
+        return `attempt was answered, but not with HTTP: ${describeError(outcome.error)}`;
+      }
       return outcome.status === undefined
         ? `attempt could not connect: ${describeError(outcome.error)}`
         : `attempt's answer (status ${outcome.status}) broke off: ${describeError(outcome.error)}`;

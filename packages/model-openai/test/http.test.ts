@@ -5,7 +5,7 @@
  */
 import { getEventListeners } from 'node:events';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import {
   attemptRequest,
@@ -176,7 +176,7 @@ describe('TSDoc of sendWithRetry', () => {
     ]);
   });
 
-  it('ends a refused connection as WEFT_OPENAI_TIMEOUT, not WEFT_OPENAI_NETWORK, when the wait before a retry would pass totalTimeoutMs [claim:errors-openai-timeout-last-status] [claim:errors-openai-network-no-time]', async () => {
+  it('ends a refused connection as WEFT_OPENAI_TIMEOUT, not WEFT_OPENAI_NETWORK, when the wait before a retry would pass totalTimeoutMs [claim:errors-openai-timeout-last-status] [claim:errors-openai-network-no-time] [claim:tsdoc-openai-not-http]', async () => {
     // A port that was just free: nothing listens there, so the connection is refused.
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
@@ -203,6 +203,7 @@ describe('TSDoc of sendWithRetry', () => {
       sendWithRetry(refused, config(globalThis.fetch, { timeoutMs: 5_000, maxRetries: 1 })),
     );
     expect(network).toMatchObject({ code: 'WEFT_OPENAI_NETWORK', attempts: 2 });
+    expect(network.message).toContain(`could not reach POST ${refused.url}`);
   });
 
   it('leaves httpStatus unset when a 429 was retried and the deadline cut that retry short [claim:errors-openai-timeout-last-status] [claim:oai-errors]', async () => {
@@ -224,5 +225,62 @@ describe('TSDoc of sendWithRetry', () => {
     expect(error).toMatchObject({ code: 'WEFT_OPENAI_TIMEOUT', attempts: 2 });
     expect(error.httpStatus).toBeUndefined();
     expect(error.message).toContain('leaves no time for another; last attempt timed out');
+  });
+});
+
+/**
+ * A TCP server on a free port that answers each connection by `answer`, closed when the test
+ * ends; its URL as an API's chat completions.
+ */
+async function speakingTcp(answer: (socket: Socket) => void): Promise<string> {
+  const sockets = new Set<Socket>();
+  const server = createTcpServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    answer(socket);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  onTestFinished(async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`;
+}
+
+describe('TSDoc of notHttp', () => {
+  const cases: [string, (socket: Socket) => void][] = [
+    ['an SSH greeting, then the socket closed', (socket) => socket.end('SSH-2.0-OpenSSH_9.6\r\n')],
+    [
+      'random bytes, the socket kept open',
+      (socket) => socket.write(Buffer.from([0x16, 0x03, 0x01, 0xde, 0xad, 0xbe, 0xef, 0x00])),
+    ],
+  ];
+  for (const [what, answer] of cases) {
+    it(`reports a server that answers ${what} as answering, but not with HTTP, under WEFT_OPENAI_NETWORK [claim:tsdoc-openai-not-http] [claim:errors-openai-not-http] [claim:oai-network]`, async () => {
+      const url = await speakingTcp(answer);
+      const error = await failureOf(
+        sendWithRetry({ ...request, url }, config(globalThis.fetch, { timeoutMs: 5_000 })),
+      );
+      expect(error).toMatchObject({ code: 'WEFT_OPENAI_NETWORK', attempts: 1 });
+      expect(error.message).toContain(`the server at POST ${url} answered, but not with HTTP`);
+      expect(error.message).not.toContain('could not reach');
+    });
+  }
+
+  it('names the answer that was not HTTP when totalTimeoutMs leaves no time for another attempt [claim:tsdoc-openai-not-http]', async () => {
+    const url = await speakingTcp((socket) => socket.end('SSH-2.0-OpenSSH_9.6\r\n'));
+    const error = await failureOf(
+      sendWithRetry(
+        { ...request, url },
+        config(globalThis.fetch, {
+          timeoutMs: 5_000,
+          maxRetries: 2,
+          retryBaseDelayMs: 5_000,
+          totalTimeoutMs: 2_000,
+        }),
+      ),
+    );
+    expect(error).toMatchObject({ code: 'WEFT_OPENAI_TIMEOUT', attempts: 1 });
+    expect(error.message).toContain('last attempt was answered, but not with HTTP');
   });
 });

@@ -7,13 +7,17 @@ import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type {
+  Transport,
+  TransportSendOptions,
+} from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolResultSchema,
   ErrorCode,
   McpError,
   ToolSchema,
   type CallToolResult,
+  type JSONRPCMessage,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -266,36 +270,75 @@ function rememberTools(client: Client, tools: readonly Tool[]): void {
 }
 
 /**
- * Most answers to a server's own requests (its pings, or requests the client refuses) that may
- * be on their way to it at once. A server may send requests without end and never take the
- * answers (not read its stdin, hold the POSTs open): past this many, answers are dropped, so the
- * agent does not hold one for each request.
+ * Most answers to a server's own requests (its pings, or requests the client refuses) that are
+ * sent at once; the others wait their turn, in order.
  * @claim tsdoc-mcp-pending-answers
  */
 export const MAX_PENDING_ANSWERS = 16;
 
 /**
- * Has `transport` drop an answer (a JSON-RPC result or error) to the server when
- * {@link MAX_PENDING_ANSWERS} are still being sent; the first drop calls `onDrop`. The client's
- * own requests and notifications go through untouched.
+ * Most bytes of answers to a server's own requests that may wait to be sent. A server may send
+ * requests without end and never take the answers (not read its stdin, hold the POSTs open): past
+ * this, answers are dropped, so the agent does not hold one for each request. A server that takes
+ * its answers never meets it: the answers to one read of its output are far smaller.
+ * @claim tsdoc-mcp-waiting-answers
+ */
+export const MAX_WAITING_ANSWER_BYTES = 1024 * 1024;
+
+/** An answer waiting for its turn in {@link boundAnswers}. */
+interface WaitingAnswer {
+  readonly message: JSONRPCMessage;
+  readonly options: TransportSendOptions | undefined;
+  readonly bytes: number;
+  readonly done: { resolve: () => void; reject: (error: unknown) => void };
+}
+
+/**
+ * Has `transport` send the answers to the server (JSON-RPC results and errors)
+ * {@link MAX_PENDING_ANSWERS} at a time, in order, the others waiting; an answer that would find
+ * {@link MAX_WAITING_ANSWER_BYTES} or more waiting is dropped, and the first drop calls
+ * `onDrop`; closing the transport lets the waiting answers go. The client's own requests and
+ * notifications go through untouched.
  */
 function boundAnswers(transport: Transport, onDrop: () => void): Transport {
   const send = transport.send.bind(transport);
+  const waiting: WaitingAnswer[] = [];
+  let waitingBytes = 0;
   let pending = 0;
   let dropped = false;
-  transport.send = async (message, options) => {
+  const next = (): void => {
+    while (pending < MAX_PENDING_ANSWERS && waiting.length > 0) {
+      const answer = waiting.shift() as WaitingAnswer;
+      waitingBytes -= answer.bytes;
+      pending += 1;
+      send(answer.message, answer.options)
+        .then(answer.done.resolve, answer.done.reject)
+        .finally(() => {
+          pending -= 1;
+          next();
+        });
+    }
+  };
+  transport.send = (message, options) => {
     if ('method' in message) return send(message, options);
-    if (pending >= MAX_PENDING_ANSWERS) {
+    if (waitingBytes >= MAX_WAITING_ANSWER_BYTES) {
       if (!dropped) onDrop();
       dropped = true;
-      return;
+      return Promise.resolve();
     }
-    pending += 1;
-    try {
-      await send(message, options);
-    } finally {
-      pending -= 1;
-    }
+    return new Promise<void>((resolve, reject) => {
+      const bytes = JSON.stringify(message).length;
+      waiting.push({ message, options, bytes, done: { resolve, reject } });
+      waitingBytes += bytes;
+      next();
+    });
+  };
+  // Closed: the answers still waiting will never be sent, and are let go at once.
+  const close = transport.close.bind(transport);
+  transport.close = () => {
+    for (const answer of waiting.splice(0)) answer.done.resolve();
+    waitingBytes = 0;
+    return close();
   };
   return transport;
 }
@@ -655,12 +698,14 @@ export class McpConnection {
       void this.restart(live);
     };
     const transport = boundAnswers(markCallIds(this.transport(markOversized, markLost)), () =>
-      this.settings
-        .logger()
-        .warn(
-          { server: this.server.name, pending: MAX_PENDING_ANSWERS },
-          'MCP server sends requests faster than it takes the answers; answers dropped',
-        ),
+      this.settings.logger().warn(
+        {
+          server: this.server.name,
+          pending: MAX_PENDING_ANSWERS,
+          waitingBytes: MAX_WAITING_ANSWER_BYTES,
+        },
+        'MCP server sends requests faster than it takes the answers; answers dropped',
+      ),
     );
     client.onerror = (error) => {
       // The SDK's stdio transport reports an over-long message this way, then closes.

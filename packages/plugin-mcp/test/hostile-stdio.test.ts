@@ -511,6 +511,11 @@ describe('McpPlugin against a stdio server that sends ping requests without end 
             'MCP server sends requests faster than it takes the answers; answers dropped',
         );
       await expect.poll(() => dropped().length, { timeout: 10_000 }).toBe(1);
+      expect(dropped()[0]).toMatchObject({
+        server: 'pings',
+        pending: 16,
+        waitingBytes: 1024 * 1024,
+      });
       // What stays held after a full collection, not the peak: the flood's garbage waits for
       // the collector, longer on a busy machine.
       const before = heldMemory();
