@@ -58,7 +58,7 @@ async function post(agent: Runtime, user: string) {
 }
 
 describe('the getting-started agent, several users at once', () => {
-  it("writes three users' replies at a time with the default options, the fourth waiting for the model [claim:gs-what-happened-queue]", async () => {
+  it("writes three users' replies at a time with the default options, the fourth waiting for the model [claim:gs-what-happened-queue] [claim:gs-what-happened-fourth-waits]", async () => {
     const { model, held } = heldModel();
     runtime = await createAgent({
       model,
@@ -83,7 +83,7 @@ describe('the getting-started agent, several users at once', () => {
     expect(held.most).toBe(3);
   }, 60_000);
 
-  it('fails the fourth task with the 500 answer once it has waited maxWaitMs, 30 s by default [claim:gs-what-happened-queue]', async () => {
+  it('fails the fourth task with the 500 answer once it has waited maxWaitMs, 30 s by default [claim:gs-what-happened-fourth-waits]', async () => {
     expect(optionsSchema.parse({}).bulkhead.maxWaitMs).toBe(30_000);
     const { model, held } = heldModel();
     // The agent of agent.ts with a shorter wait, so the test need not hold its replies 30 s.
