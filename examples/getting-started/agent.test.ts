@@ -83,8 +83,12 @@ describe('getting started agent', () => {
       expect(error.code).toBe('WEFT_INVALID_SPACE');
       return error.message;
     };
-    expect(await refusal('a'.repeat(300))).toMatch(
-      /^spaceId: the encoded id is 305 characters/,
+    // `user-` and 195 letters make 200 characters, the most a space id has.
+    expect(
+      (await post(agent, { user: 'a'.repeat(195), text: 'Hi' })).status,
+    ).toBe(200);
+    expect(await refusal('a'.repeat(196))).toMatch(
+      /^spaceId: the encoded id is 201 characters, over the limit of 200/,
     );
     // Half of a surrogate pair, as JSON can carry it: no UTF-8 form to encode.
     expect(await refusal('ada\ud800')).toMatch(

@@ -133,6 +133,55 @@ describe.skipIf(process.platform === 'win32')(
         await model?.close();
       });
 
+      it('starts the second entry point on Ollama when no key is set, asks for the model the page pulls, with no key, and the reply comes from the model [claim:gs-page-commands-test]', async () => {
+        const commands = sectionCommands(PAGE, 'Switch to a real model');
+        const pull = commands.find((line) => line.startsWith('ollama pull '));
+        const start = commands.find((line) => line.startsWith('node '));
+        expect(pull).toBe('ollama pull llama3.1:8b');
+        expect(start).toBe(
+          'node --conditions=weft-source --import tsx examples/getting-started/main-real-model.ts',
+        );
+        // The start comes right after the pull, as one types them, and before the OpenAI
+        // commands, as the page gives them.
+        expect(commands.indexOf(start as string)).toBe(
+          commands.indexOf(pull as string) + 1,
+        );
+        expect(
+          commands.findIndex((line) =>
+            line.startsWith('export OPENAI_API_KEY='),
+          ),
+        ).toBeGreaterThan(commands.indexOf(start as string));
+        const pulled = (pull as string).split(' ')[2];
+
+        const port = String(await freePort());
+        // The stand-in answers where Ollama would; no key is set, as on a machine without one.
+        const env = cleanEnv({ PORT: port, OLLAMA_BASE_URL: model.baseUrl });
+        delete env.OPENAI_API_KEY;
+        delete env.OLLAMA_MODEL;
+        const before = model.requests.length;
+        const agent = new StartedCommand(start as string, { cwd: ROOT, env });
+        try {
+          await agent.waitFor(
+            /Agent on "ollama" listening on http:\/\/127\.0\.0\.1:\d+/,
+            START_MS,
+          );
+          expect(await curlHello(port, env)).toMatchObject({
+            status: 'completed',
+            reply: 'Fake model heard: Hello',
+          });
+          const requests = model.requests.slice(before);
+          // The plan and the reply.
+          expect(requests).toHaveLength(2);
+          for (const request of requests) {
+            expect(request.model).toBe(pulled);
+            expect(request.authorization).toBeUndefined();
+          }
+          await pressCtrlC(agent, await agent.loggingProcess());
+        } finally {
+          await agent.stop();
+        }
+      }, 180_000);
+
       it('starts the second entry point on the key exported as the page does, and the reply comes from the model [claim:gs-page-commands-test]', async () => {
         const commands = sectionCommands(PAGE, 'Switch to a real model');
         const exportKey = commands.find((line) =>
@@ -168,49 +217,6 @@ describe.skipIf(process.platform === 'win32')(
           expect(requests.length).toBeGreaterThanOrEqual(2);
           for (const request of requests) {
             expect(request.authorization).toBe('Bearer sk-...');
-          }
-          await pressCtrlC(agent, await agent.loggingProcess());
-        } finally {
-          await agent.stop();
-        }
-      }, 180_000);
-
-      it('starts the second entry point on Ollama when no key is set, asks for the model the page pulls, with no key, and the reply comes from the model [claim:gs-page-commands-test]', async () => {
-        const commands = sectionCommands(PAGE, 'Switch to a real model');
-        const pull = commands.find((line) => line.startsWith('ollama pull '));
-        const start = commands.find((line) => line.startsWith('node '));
-        expect(pull).toBe('ollama pull llama3.1:8b');
-        expect(start).toBe(
-          'node --conditions=weft-source --import tsx examples/getting-started/main-real-model.ts',
-        );
-        // The start comes right after the pull, as one types them.
-        expect(commands.indexOf(start as string)).toBe(
-          commands.indexOf(pull as string) + 1,
-        );
-        const pulled = (pull as string).split(' ')[2];
-
-        const port = String(await freePort());
-        // The stand-in answers where Ollama would; no key is set, as on a machine without one.
-        const env = cleanEnv({ PORT: port, OLLAMA_BASE_URL: model.baseUrl });
-        delete env.OPENAI_API_KEY;
-        delete env.OLLAMA_MODEL;
-        const before = model.requests.length;
-        const agent = new StartedCommand(start as string, { cwd: ROOT, env });
-        try {
-          await agent.waitFor(
-            /Agent on "ollama" listening on http:\/\/127\.0\.0\.1:\d+/,
-            START_MS,
-          );
-          expect(await curlHello(port, env)).toMatchObject({
-            status: 'completed',
-            reply: 'Fake model heard: Hello',
-          });
-          const requests = model.requests.slice(before);
-          // The plan and the reply.
-          expect(requests).toHaveLength(2);
-          for (const request of requests) {
-            expect(request.model).toBe(pulled);
-            expect(request.authorization).toBeUndefined();
           }
           await pressCtrlC(agent, await agent.loggingProcess());
         } finally {

@@ -255,6 +255,8 @@ describe('createProject', () => {
     expect(await readFile(path.join(directory, 'Dockerfile'), 'utf8')).toMatch(
       new RegExp(`^EXPOSE ${port}$`, 'm'),
     );
+    // No .env is written: PORT goes in one the user copies from .env.example.
+    expect(await readdir(directory)).not.toContain('.env');
   });
 
   it.each([
