@@ -22,6 +22,10 @@ const BENCHES: Record<string, Bench> = {
   site: { file: 'site.ts', what: 'Lighthouse: this site against a stock Docusaurus site' },
   interactive: { file: 'interactive.ts', what: 'first tap to answer, against a stock site' },
   'run-panel': { file: 'run-panel.ts', what: 'the Run panel: time to a first answer' },
+  'browser-context': {
+    file: 'browser-context.ts',
+    what: "a browser test's fresh context: processor time, popups off and on",
+  },
   dev: { file: 'dev.ts', what: 'the dev server: start-up and rebuild times' },
   core: {
     file: 'core.ts',

@@ -10,7 +10,7 @@ import { runWhenMain } from './run-when-main';
 let clockTicks: number | undefined;
 
 /** The kernel's clock ticks per second, in which /proc counts processor time. */
-function ticksPerSecond(): number {
+export function ticksPerSecond(): number {
   if (clockTicks === undefined) {
     try {
       clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
