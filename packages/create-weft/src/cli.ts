@@ -180,7 +180,7 @@ async function main(): Promise<void> {
   prompts.note(steps.join('\n'), installed ? 'Next:' : `${created} Next:`);
   // The docs site and many dev servers hold 3000: say where this agent will be instead.
   prompts.outro(
-    `\`${formatCommand(scriptCommand(manager, 'dev'))}\` listens on http://127.0.0.1:${port} (PORT in .env changes it). README.md explains every file.`,
+    `\`${formatCommand(scriptCommand(manager, 'dev'))}\` listens on http://127.0.0.1:${port} (PORT in .env changes it: copy .env.example to .env first). README.md explains every file.`,
   );
 }
 

@@ -134,6 +134,8 @@ describe('create-weft off a terminal (cli.ts)', () => {
       expect(stdout).toMatch(/Writing the project/);
       // Where the agent will listen: not 3000, which the docs site's `npm start` holds.
       expect(stdout).toContain('`npm run dev` listens on http://127.0.0.1:8787');
+      // The creator writes .env.example only: the hint says where a PORT setting goes.
+      expect(stdout).toContain('(PORT in .env changes it: copy .env.example to .env first)');
       const manifest = JSON.parse(
         await readFile(path.join(work, 'quiet-agent', 'package.json'), 'utf8'),
       ) as { dependencies: Record<string, string> };
