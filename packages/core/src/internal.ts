@@ -8,14 +8,12 @@
 export { describeError } from './errors/weft-error.js';
 export { errorDocsUrl, type ErrorCodeEntry, type ErrorRegistry } from './errors/error-registry.js';
 export { ALLOWED_HOST_RULE, isAllowedHostEntry } from './server/allowed-host-entry.js';
+export { hostChecker, hostnameOf, type AllowedHosts } from './server/allowed-hosts.js';
 export {
   ABSOLUTE_FORM_WITHOUT_HOST,
   absoluteFormAuthority,
-  hostChecker,
-  hostnameOf,
   namesHostOnly,
-  type AllowedHosts,
-} from './server/allowed-hosts.js';
+} from './server/request-target.js';
 export { clientErrorRefusal } from './server/client-errors.js';
 export { weftRetryAfter } from './server/error-answer.js';
 export { protocolRefusal } from './server/protocol-refusal.js';

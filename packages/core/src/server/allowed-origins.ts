@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { CorsOptions } from './server-config.js';
-import { absoluteFormAuthority } from './allowed-hosts.js';
+import { absoluteFormAuthority } from './request-target.js';
 
 /**
  * Which web pages may call the server's routes: `true` for every page, or a list of origins

@@ -13,14 +13,12 @@ import { errorDocsUrl } from '../errors/error-registry.js';
 import { describeError, WeftError } from '../errors/weft-error.js';
 import { errorLogFields, stackLogField } from '../util/logger.js';
 import { ALLOWED_HOST_RULE, isAllowedHostEntry } from './allowed-host-entry.js';
+import { hostChecker, hostnameOf, type AllowedHosts } from './allowed-hosts.js';
 import {
   ABSOLUTE_FORM_WITHOUT_HOST,
   absoluteFormAuthority,
-  hostChecker,
-  hostnameOf,
   namesHostOnly,
-  type AllowedHosts,
-} from './allowed-hosts.js';
+} from './request-target.js';
 import {
   normaliseOrigin,
   ORIGIN_HOOK_TIMEOUT_MS,
