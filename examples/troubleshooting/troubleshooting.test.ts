@@ -261,4 +261,51 @@ describe('troubleshooting', () => {
       json: true,
     });
   });
+
+  it('ends the first line of the final error with the code when the last problem spans lines, and puts a one-line problem before it [claim:trouble-getobject-last-error] [claim:trouble-check-it]', async () => {
+    // The planner asks for schema "Pipeline"; the same names are used here.
+    const wrong = {
+      category: 'refund',
+      urgent: 'yes',
+      summary: 'Charged twice',
+    };
+    const model = new ScriptedModelProvider({
+      responses: [wrong, wrong, wrong, 'Sure! A billing question.'],
+    });
+    const runtime = await Runtime.init({
+      models: [model],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [],
+      options: { logger },
+    });
+    const severalLines = await runtime.models
+      .getObject({
+        schema: TicketTriage,
+        schemaName: 'Pipeline',
+        prompt: 'Ticket',
+      })
+      .catch((error: unknown) => error);
+    expect(WeftError.is(severalLines, 'WEFT_GET_OBJECT_FAILED')).toBe(true);
+    const [first, ...rest] = (severalLines as Error).message.split('\n');
+    // The first line of the page's sample, word for word.
+    expect(first).toBe(
+      `getObject: the model's answer did not match schema "Pipeline" after 3 attempt(s); last error: [WEFT_GET_OBJECT_FAILED]`,
+    );
+    expect(rest.join('\n')).toContain('category');
+    expect(rest.join('\n')).toContain('urgent');
+
+    const oneLine = await runtime.models
+      .getObject({
+        schema: TicketTriage,
+        schemaName: 'Pipeline',
+        prompt: 'Ticket',
+        maxRetries: 0,
+      })
+      .catch((error: unknown) => error);
+    expect(WeftError.is(oneLine, 'WEFT_GET_OBJECT_FAILED')).toBe(true);
+    expect((oneLine as Error).message).not.toContain('\n');
+    expect((oneLine as Error).message).toMatch(
+      /last error: the answer is not JSON .*\[WEFT_GET_OBJECT_FAILED\]$/,
+    );
+  });
 });
