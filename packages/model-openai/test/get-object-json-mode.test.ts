@@ -118,4 +118,60 @@ describe('getObject through OpenAIModelProvider', () => {
     expect(refused.chain).toContain("'response_format.type' must be 'json_schema' or 'text'");
     expect(await statusWith(false)).toMatchObject({ status: 'completed' });
   });
+
+  it("fails planning with the server's 400, unretried, on a server that refuses json_object, and plans with jsonMode: false [claim:trouble-json-mode-400] [claim:trouble-json-mode-off]", async () => {
+    // LM Studio's answer to `response_format: { type: 'json_object' }`.
+    const lmStudio: Handler = (request, response) => {
+      const refused = (request.json as SentBody).response_format !== undefined;
+      (refused
+        ? reply(400, { error: "'response_format.type' must be 'json_schema' or 'text'" })
+        : completion('{"steps":[{"pluginId":"echo","action":"say","input":{}}]}'))(
+        request,
+        response,
+      );
+    };
+    class Echo extends Plugin {
+      readonly id = 'echo';
+      readonly description = 'Says something.';
+      override readonly executors: Executor[] = [
+        { action: 'say', description: 'Says.', execute: async () => ({ success: true }) },
+      ];
+    }
+    const run = async (jsonMode?: boolean) => {
+      const runtime = await Runtime.init({
+        models: [
+          new OpenAIModelProvider({
+            baseUrl: server.baseUrl,
+            model: 'test-model',
+            ...(jsonMode === undefined ? {} : { jsonMode }),
+          }),
+        ],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [new Echo()],
+      });
+      await runtime.start();
+      try {
+        server.enqueue(lmStudio, lmStudio, lmStudio);
+        return await runtime.dispatch({ pluginId: 'echo', triggerId: 'test', space: 's' });
+      } finally {
+        await runtime.stop();
+      }
+    };
+    // The default jsonMode, and the provider's default maxRetries: one request, no step.
+    const refused = await run();
+    expect(refused.status).toBe('failed');
+    expect(refused.steps).toHaveLength(0);
+    expect(refused.chain.at(-1)).toMatchObject({
+      type: 'error',
+      pluginId: 'core',
+      action: 'plan',
+      error:
+        "planning failed: OpenAIModelProvider \"openai\": request failed with 400 Bad Request: 'response_format.type' must be 'json_schema' or 'text' [WEFT_OPENAI_HTTP_STATUS]",
+    });
+    expect(server.requests).toHaveLength(1);
+    const planned = await run(false);
+    expect(planned.status).toBe('completed');
+    expect(server.requests).toHaveLength(2);
+    expect((server.requests[1]?.json as SentBody).response_format).toBeUndefined();
+  });
 });

@@ -303,6 +303,16 @@ describe('ModelManager.getObject', () => {
     },
   );
 
+  it('shows a maxRetries of the wrong type as JSON, so a string reads as one [claim:go-invalid-max-retries]', async () => {
+    const { models: manager, model } = await models([]);
+    const config = { schema: City, prompt: 'x', maxRetries: '1' as unknown as number };
+    const error = await errorOf(manager.getObject(config));
+    expect(error.message).toBe(
+      'ModelManager.getObject: maxRetries must be a non-negative integer, got "1". [WEFT_INVALID_ARGUMENT]',
+    );
+    expect(model.requests).toHaveLength(0);
+  });
+
   it('refuses request options text generation does not accept, and an unknown provider, before any model call and without retrying [claim:go-invalid-request]', async () => {
     const { models: manager, model } = await models([]);
     const refused = async (request: GetObjectConfig['request']) =>

@@ -752,6 +752,50 @@ describe('running steps', () => {
     expect(task.recorded.chain).toBe(true);
   });
 
+  it("cuts a failed step's message to 2,000 characters as its error, so the chain is still stored [claim:exec-error-text-cut] [claim:tsdoc-plugin-result-message]", async () => {
+    // 17 Mi characters: longer than MAX_MEMORY_JSON_LENGTH, so a store refuses a chain quoting it whole.
+    const huge = 'x'.repeat(17 * 1024 * 1024);
+    const fallback = recordingExecutor('fallback', { success: false, message: huge });
+    const both = recordingExecutor('both', { success: false, error: 'no slot', message: huge });
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('tools', { executors: [fallback, both] })],
+      responses: planner(['tools', 'fallback'], ['tools', 'both']),
+    });
+    const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 's' });
+    const cut = `${'x'.repeat(1_997)}...`;
+    expect(task.chain.slice(1).map((item) => [item.error, item.message])).toEqual([
+      [cut, cut],
+      ['no slot', cut],
+    ]);
+    expect(task.recorded.chain).toBe(true);
+  });
+
+  it("keeps a successful step's message whole in the chain, for the trigger that answers with it, so a huge one makes the store refuse the chain [claim:exec-message-whole] [claim:tsdoc-plugin-result-message]", async () => {
+    const long = 'y'.repeat(5_000);
+    const replies = recordingExecutor('replies', { success: true, message: long });
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('tools', { executors: [replies] })],
+      responses: planner(['tools', 'replies']),
+    });
+    const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 's' });
+    expect(task.chain.at(-1)).toMatchObject({ type: 'result', message: long });
+    expect(task.recorded.chain).toBe(true);
+    // Kept whole, it counts toward MAX_MEMORY_JSON_LENGTH: 17 Mi characters make the store refuse the chain.
+    const huge = 'y'.repeat(17 * 1024 * 1024);
+    const floods = recordingExecutor('floods', { success: true, message: huge });
+    const flooded = await startedRuntime({
+      plugins: [new TestPlugin('tools', { executors: [floods] })],
+      responses: planner(['tools', 'floods']),
+    });
+    const hugeTask = await flooded.runtime.dispatch({
+      pluginId: 'tools',
+      triggerId: 'message',
+      space: 's',
+    });
+    expect(hugeTask.chain.at(-1)?.message?.length).toBe(huge.length);
+    expect(hugeTask.recorded.chain).toBe(false);
+  });
+
   it('marks a returned failure with expose: true as safe to show, and never a thrown error [claim:exec-expose-field] [claim:exec-expose] [claim:gs-add-plugin-500]', async () => {
     const shown = recordingExecutor('shown', {
       success: false,

@@ -489,7 +489,7 @@ export class ModelManager {
     if (!Number.isInteger(maxRetries) || maxRetries < 0) {
       throw new WeftError(
         'WEFT_INVALID_ARGUMENT',
-        `ModelManager.getObject: maxRetries must be a non-negative integer, got ${maxRetries}.`,
+        `ModelManager.getObject: maxRetries must be a non-negative integer, got ${valueText(maxRetries)}.`,
       );
     }
     assertZod4Schema(config.schema, 'ModelManager.getObject');
@@ -708,4 +708,17 @@ function readUsage(output: unknown): { inputTokens: number; outputTokens: number
   return typeof inputTokens === 'number' && typeof outputTokens === 'number'
     ? { inputTokens, outputTokens }
     : undefined;
+}
+
+/**
+ * A value as an error message quotes it: a number as it is written (`1.5`, `NaN`), anything else
+ * as JSON, so the string `'1'` reads `"1"` and is not mistaken for the number 1.
+ */
+function valueText(value: unknown): string {
+  if (typeof value === 'number') return String(value);
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return typeof value === 'bigint' ? `${value}n` : 'a value with no JSON form';
+  }
 }

@@ -438,7 +438,9 @@ function toItem(step: PipelineStep, result: PluginResult): Context {
       pluginId: step.pluginId,
       action: step.action,
       data: result.data,
-      message: result.message,
+      // Cut as the error is: it may be the error's text, and a trigger answers a failure with
+      // `error`, not with the message. A result's message is kept whole: triggers answer with it.
+      message: typeof result.message === 'string' ? chainErrorText(result.message) : result.message,
       error: chainErrorText(
         written
           ? (reason ?? 'the executor reported failure without a reason')

@@ -17,7 +17,12 @@ export interface PluginResult {
    * @claim tsdoc-plugin-result-data
    */
   data?: unknown;
-  /** A short human-readable summary of what happened. */
+  /**
+   * A short human-readable summary of what happened. The chain keeps a successful step's message
+   * whole, as triggers answer with it; a failed step's is cut to 2,000 characters, as its `error`
+   * is.
+   * @claim tsdoc-plugin-result-message
+   */
   message?: string;
   /** Why the step failed, when `success` is `false`. */
   error?: string;
