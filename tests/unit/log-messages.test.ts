@@ -257,6 +257,32 @@ describe('log lines in the observability guide', () => {
     expect(components.filter((component) => !named.has(component))).toEqual([]);
   });
 
+  it("counts in the prose above the table the runtime's own lines that name one part in component, and lists them with it [claim:obs-part-component-lines]", () => {
+    const runtimeFile = join('runtime', 'runtime.ts');
+    const partLines = [
+      ...new Set(
+        logCalls()
+          .filter(
+            ({ file, args }) =>
+              file.endsWith(runtimeFile) && literalFields(args).includes('component'),
+          )
+          .map(({ message }) => message),
+      ),
+    ];
+    expect(partLines.length).toBeGreaterThan(0);
+    const prose = /^Components log through child loggers.*$/m.exec(
+      readDoc('guides/observability.md'),
+    )?.[0];
+    const counted = /except the (\w+) below about one part/.exec(prose ?? '')?.[1];
+    const words = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
+    expect(counted === undefined ? -1 : words.indexOf(counted)).toBe(partLines.length);
+    for (const message of partLines) {
+      const row = [...rows].find(([documented]) => matches(documented, message))?.[1];
+      expect(row?.[1], message).toBe('none');
+      expect(namesIn(row?.[2] ?? ''), message).toContain('component');
+    }
+  });
+
   it('gives the coordinator lines about a late grant or a release the space and ticket, not the task id [claim:obs-coord-ticket-lines]', () => {
     const coordinatorFile = join('scheduler', 'bounded-coordinator.ts');
     const spaceLines = logCalls().filter(

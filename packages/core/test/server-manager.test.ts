@@ -933,7 +933,7 @@ describe('ServerManager', () => {
     expect(String(logged?.error)).toMatch(/sk-live-\*{4}abcd/);
   });
 
-  it('hides the message of a 4xx error made with expose: false, answering its status, code and reason phrase, and logs it under the request id [claim:tsdoc-weft-error-expose] [claim:trig-4xx-hidden] [claim:obs-request-refused] [claim:errors-4xx-message-hidden] [claim:wp-error-answers] [claim:errors-bad-request-4xx-hidden]', async () => {
+  it('hides the message of a 4xx error made with expose: false, answering its status, code and reason phrase, and logs it under the request id with that code [claim:obs-request-refused-codes] [claim:tsdoc-weft-error-expose] [claim:trig-4xx-hidden] [claim:obs-request-refused] [claim:errors-4xx-message-hidden] [claim:wp-error-answers] [claim:errors-bad-request-4xx-hidden]', async () => {
     const { logger, lines } = capturingLogger();
     const server = await serve(
       throwingRoutes({
@@ -961,6 +961,11 @@ describe('ServerManager', () => {
       expect(JSON.stringify(body)).not.toMatch(/secret|admin@corp/);
       const logged = lines.find((line) => line.requestId === response.headers.get('x-request-id'));
       expect(logged).toMatchObject({ msg: 'request refused', level: 40, status, path });
+      // The code the client got, and its section, when the error is not a Weft error.
+      expect(logged).toMatchObject({
+        code,
+        docsUrl: expect.stringMatching(new RegExp(`#${code.toLowerCase()}$`)),
+      });
       expect(String(logged?.error)).toMatch(/acme-secret|admin@corp/);
     }
     expect(lines.filter((line) => line.msg === 'request refused')).toHaveLength(2);

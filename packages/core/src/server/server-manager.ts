@@ -599,12 +599,12 @@ export class ServerManager implements HttpServer {
     _next,
   ) => {
     const answer = errorAnswer(error, requestIdOf(response));
+    // The Weft code the failure is or wraps is what an operator needs; the code the client got
+    // stands in only when there is none (a plain 401 of an API client answers WEFT_BAD_REQUEST).
+    // The pair is kept together, so that `docsUrl` always explains the `code` beside it.
+    const fields = errorLogFields(error);
+    const codes = fields.code === undefined ? { code: answer.code, docsUrl: answer.docsUrl } : {};
     if (answer.status >= 500) {
-      // The Weft code the failure is or wraps is what an operator needs; the code the client
-      // got stands in only when there is none. The pair is kept together, so that `docsUrl`
-      // always explains the `code` beside it.
-      const fields = errorLogFields(error);
-      const codes = fields.code === undefined ? { code: answer.code, docsUrl: answer.docsUrl } : {};
       this.logger?.error(
         {
           requestId: answer.requestId,
@@ -624,7 +624,8 @@ export class ServerManager implements HttpServer {
           method: request.method,
           path: request.path,
           status: answer.status,
-          ...errorLogFields(error),
+          ...fields,
+          ...codes,
         },
         'request refused',
       );
