@@ -44,11 +44,7 @@ export interface TriggerEvent {
  */
 export function checkStorableEvent(event: TriggerEvent, spaceId: string, method: string): void {
   const refuse = (reason: string, cause?: unknown): never => {
-    throw new WeftError(
-      'WEFT_INVALID_EVENT',
-      `${method}: the event cannot be stored as the task's trigger memory, so the task would leave no record: ${reason}`,
-      cause === undefined ? { status: 400 } : { status: 400, cause },
-    );
+    throw invalidEvent(method, reason, cause);
   };
   // JSON would leave out a function or symbol as data, storing the trigger without it.
   if (typeof event.data === 'function' || typeof event.data === 'symbol') {
@@ -86,6 +82,15 @@ export function checkStorableEvent(event: TriggerEvent, spaceId: string, method:
       .replace('the "content"', 'its "content" (the event\'s message and data)');
     refuse(reason, error);
   }
+}
+
+/** The `WEFT_INVALID_EVENT` of {@link checkStorableEvent}. */
+function invalidEvent(method: string, reason: string, cause: unknown): WeftError {
+  return new WeftError(
+    'WEFT_INVALID_EVENT',
+    `${method}: the event cannot be stored as the task's trigger memory, so the task would leave no record: ${reason}`,
+    cause === undefined ? { status: 400 } : { status: 400, cause },
+  );
 }
 
 /** A new task, queued, for an event whose space was checked already. */
