@@ -259,13 +259,14 @@ export const CORE_ERRORS = {
       cause: '`dispatch` (or `accept`) names a plugin id that is not registered.',
       fix: 'use the `id` of a plugin passed to `Runtime.init`.',
     },
+    /** @claim errors-invalid-event-cause */
     WEFT_INVALID_EVENT: {
       summary: 'A dispatched event cannot be stored as its task’s trigger memory.',
       status: 400,
       raisedBy: '`Runtime.dispatch` (and `Runtime.accept`)',
-      raisers: ['core/src/runtime/arrivals.ts#checkStorableEvent'],
+      raisers: ['core/src/runtime/arrivals.ts#invalidEvent'],
       cause:
-        '`dispatch` (or `accept`) received an event whose `data` or `metadata` has no JSON form (a `BigInt`, an object that contains itself, a `toJSON` that throws), or whose `message`, `data` or `metadata` breaks another rule of the memory contract (a NUL character or a lone UTF-16 surrogate in a string or key, JSON nested more than 100 levels deep or longer than 16 Mi UTF-16 code units; see [Input rules](../memory-providers/overview.md#input-rules-and-error-codes)). The task would run, but neither its `trigger` memory nor its `chain` memory could be stored, so it is refused before it runs. The message names the field, with its path from `content` (the event’s `message` and `data`) or `metadata`. No task was created.',
+        '`dispatch` (or `accept`) received an event whose `data` or `metadata` has no JSON form (a `BigInt`, an object that contains itself, a `toJSON` that throws, or a function or symbol given as `data`, which JSON would leave out of the stored trigger), whose `metadata` is not an object (an array, a string; `null` counts as none), or whose `message`, `data` or `metadata` breaks another rule of the memory contract (a NUL character or a lone UTF-16 surrogate in a string or key, JSON nested more than 100 levels deep or longer than 16 Mi UTF-16 code units; see [Input rules](../memory-providers/overview.md#input-rules-and-error-codes)). The task would run, but neither its `trigger` memory nor its `chain` memory could be stored, so it is refused before it runs. The message names the field, with its path from `content` (the event’s `message` and `data`) or `metadata`. No task was created.',
       fix: 'dispatch plain JSON data: turn a `BigInt` into a string or number, break cycles, and strip NUL characters and broken surrogate pairs from text received from outside.',
     },
     /**

@@ -1898,6 +1898,46 @@ describe('Runtime dispatch input checks', () => {
     const task = await runtime.dispatch({ ...event, data: { count: '10' } });
     expect(task.recorded).toEqual({ trigger: true, chain: true });
   });
+
+  it('refuses a function or symbol as data, which JSON would leave out, and metadata that is not an object, with WEFT_INVALID_EVENT; null metadata counts as none [claim:errors-invalid-event-cause]', async () => {
+    const reply = recordingExecutor('reply');
+    const memory = new InMemoryMemoryProvider();
+    const { runtime } = await startedRuntime({
+      memory,
+      plugins: [echoPlugin({ executors: [reply] })],
+      responses: planner(['echo', 'reply']),
+    });
+    const event = { pluginId: 'echo', triggerId: 'message', space: 's' };
+    const refused = [
+      await errorOf(runtime.dispatch({ ...event, data: () => 1 })),
+      await errorOf(runtime.dispatch({ ...event, data: Symbol('s') })),
+      await errorOf(
+        runtime.accept({ ...event, metadata: [1, 2] as unknown as Record<string, unknown> }),
+      ),
+      await errorOf(
+        runtime.dispatch({ ...event, metadata: 'ab' as unknown as Record<string, unknown> }),
+      ),
+    ];
+    for (const error of refused) {
+      expect(WeftError.is(error, 'WEFT_INVALID_EVENT')).toBe(true);
+      expect(error.status).toBe(400);
+    }
+    expect(refused.map((error) => error.message)).toEqual([
+      expect.stringMatching(/^Runtime\.dispatch: .*"data" has no JSON form: it is a function/),
+      expect.stringMatching(/^Runtime\.dispatch: .*"data" has no JSON form: it is a symbol/),
+      expect.stringMatching(/^Runtime\.accept: .*"metadata" must be a plain object, got an array/),
+      expect.stringMatching(
+        /^Runtime\.dispatch: .*"metadata" must be a plain object, got a string/,
+      ),
+    ]);
+    expect(reply.calls).toHaveLength(0);
+    expect(await memory.query({})).toEqual([]);
+    const task = await runtime.dispatch({
+      ...event,
+      metadata: null as unknown as Record<string, unknown>,
+    });
+    expect(task.recorded).toEqual({ trigger: true, chain: true });
+  });
 });
 
 describe('Runtime signal handling', () => {

@@ -32,7 +32,8 @@ export interface TriggerEvent {
 
 /**
  * Refuses an event whose trigger memory the memory contract forbids: a `data` or `metadata` with
- * no JSON form (a `BigInt`, a cycle), or nested too deep, too long, or holding a NUL character or a
+ * no JSON form (a `BigInt`, a cycle, a function or symbol as `data`), `metadata` that is not an
+ * object (an array, a string), or nested too deep, too long, or holding a NUL character or a
  * lone UTF-16 surrogate. The task would run, but neither of its memories could be stored (the
  * chain quotes the trigger), so it is refused before it runs, naming what was wrong.
  *
@@ -42,6 +43,20 @@ export interface TriggerEvent {
  * @throws {@link WeftError} `WEFT_INVALID_EVENT` (status 400).
  */
 export function checkStorableEvent(event: TriggerEvent, spaceId: string, method: string): void {
+  const refuse = (reason: string, cause?: unknown): never => {
+    throw invalidEvent(method, reason, cause);
+  };
+  // JSON would leave out a function or symbol as data, storing the trigger without it.
+  if (typeof event.data === 'function' || typeof event.data === 'symbol') {
+    refuse(`its "data" has no JSON form: it is a ${typeof event.data}`);
+  }
+  // Spread into the task's metadata, an array or a string would be stored as an object of indices.
+  const metadata: unknown = event.metadata;
+  if (metadata != null && (typeof metadata !== 'object' || Array.isArray(metadata))) {
+    refuse(
+      `the "metadata" must be a plain object, got ${Array.isArray(metadata) ? 'an array' : `a ${typeof metadata}`}`,
+    );
+  }
   try {
     // What MemoryManager.recordTrigger stores, checked as every first-party store checks it.
     checkNewMemory(
@@ -65,12 +80,17 @@ export function checkStorableEvent(event: TriggerEvent, spaceId: string, method:
       .replace(/ \[WEFT_MEMORY_INVALID\]$/, '')
       .replace(/ of a memory of kind "trigger" in space "[^"]*"/, '')
       .replace('the "content"', 'its "content" (the event\'s message and data)');
-    throw new WeftError(
-      'WEFT_INVALID_EVENT',
-      `${method}: the event cannot be stored as the task's trigger memory, so the task would leave no record: ${reason}`,
-      { status: 400, cause: error },
-    );
+    refuse(reason, error);
   }
+}
+
+/** The `WEFT_INVALID_EVENT` of {@link checkStorableEvent}. */
+function invalidEvent(method: string, reason: string, cause: unknown): WeftError {
+  return new WeftError(
+    'WEFT_INVALID_EVENT',
+    `${method}: the event cannot be stored as the task's trigger memory, so the task would leave no record: ${reason}`,
+    cause === undefined ? { status: 400 } : { status: 400, cause },
+  );
 }
 
 /** A new task, queued, for an event whose space was checked already. */
