@@ -272,7 +272,7 @@ describe('TSDoc of notHttp', () => {
     const server = createTlsServer({}, () => undefined);
     server.on('tlsClientError', () => undefined);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    onTestFinished(() => new Promise((resolve) => server.close(resolve)));
+    onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`;
     const error = await failureOf(
       sendWithRetry({ ...request, url }, config(globalThis.fetch, { timeoutMs: 5_000 })),
