@@ -388,9 +388,10 @@ function exhaustedError(
 }
 
 /**
- * Whether a failed request reached a server that answered something other than HTTP (an SSH or
- * TLS greeting, any bytes that do not start an HTTP answer): fetch's parser then fails with a
- * code `HPE_...`, found on the error or a cause of it.
+ * Whether a failed request reached a server that answered something other than HTTP (an SSH
+ * greeting, any bytes that do not start an HTTP answer): fetch's parser then fails with a code
+ * `HPE_...`, found on the error or a cause of it. A TLS server sends nothing before the client's
+ * greeting, and closes a plain connection without a byte, so it is not caught here.
  * @claim tsdoc-openai-not-http
  */
 function notHttp(error: unknown): boolean {

@@ -6,6 +6,7 @@
 import { getEventListeners } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import {
   attemptRequest,
@@ -266,6 +267,21 @@ describe('TSDoc of notHttp', () => {
       expect(error.message).not.toContain('could not reach');
     });
   }
+
+  it('reports plain HTTP sent to a TLS server of Node.js as could not reach, other side closed: it sends no byte [claim:errors-openai-not-http]', async () => {
+    const server = createTlsServer({}, () => undefined);
+    server.on('tlsClientError', () => undefined);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`;
+    const error = await failureOf(
+      sendWithRetry({ ...request, url }, config(globalThis.fetch, { timeoutMs: 5_000 })),
+    );
+    expect(error).toMatchObject({ code: 'WEFT_OPENAI_NETWORK', attempts: 1 });
+    expect(error.message).toContain(`could not reach POST ${url}`);
+    expect(error.message).toContain('other side closed');
+    expect(error.message).not.toContain('not with HTTP');
+  });
 
   it('names the answer that was not HTTP when totalTimeoutMs leaves no time for another attempt [claim:tsdoc-openai-not-http]', async () => {
     const url = await speakingTcp((socket) => socket.end('SSH-2.0-OpenSSH_9.6\r\n'));

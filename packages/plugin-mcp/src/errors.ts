@@ -92,7 +92,7 @@ export const MCP_ERRORS = {
       raisedBy: 'an MCP executor',
       raisers: ['plugin-mcp/src/connection.ts#McpConnection.callWithin'],
       cause:
-        'the server crashed or the connection dropped while the tool ran, which fails the call at once, or the server was already disconnected and the plugin had not reconnected within the call’s deadline. The plugin keeps reconnecting, with backoff, until it is closed; a call made after `close()` (or the runtime’s stop, which closes it) fails at once, saying so.',
+        'the server crashed or the connection dropped while the tool ran, which fails the call at once, or the server was already disconnected and the plugin had not reconnected within the call’s deadline; or, over streamable HTTP, the server answered the call with an HTTP error status (a JSON-RPC error in the body of a `400` included), a JSON body that does not parse, or a body of a type other than JSON or an event stream, which are taken for a failed connection: the plugin reconnects. The plugin keeps reconnecting, with backoff, until it is closed; a call made after `close()` (or the runtime’s stop, which closes it) fails at once, saying so.',
       fix: 'the step fails and later calls work again once the server is back; the log has each reconnection attempt.',
     },
     /** @claim errors-mcp-timeout-cancels */
@@ -120,7 +120,7 @@ export const MCP_ERRORS = {
       raisedBy: 'an MCP executor',
       raisers: ['plugin-mcp/src/connection.ts#McpConnection.callWithin'],
       cause:
-        'the server answered the `tools/call` request with a JSON-RPC error, such as invalid parameters or an unknown tool; or its answer broke the tool’s own `outputSchema`, which the SDK’s client refuses with `-32602` (`-32600` when `structuredContent` is missing), as the plugin has it refuse an answer it cannot check against that schema within 500 ms. The step’s error has the JSON-RPC code, and the message is in the log under the error id. An answer that is not a tool result at all (its `content` not a list, say), which the SDK’s client refuses before the plugin sees it, fails the same way, without a code: the log has what is wrong with it. Either way the connection is kept.',
+        'the server answered the `tools/call` request with a JSON-RPC error, such as invalid parameters or an unknown tool (over streamable HTTP, one sent with a success status: with an error status it is [WEFT_MCP_UNAVAILABLE](#weft_mcp_unavailable)); or its answer broke the tool’s own `outputSchema`, which the SDK’s client refuses with `-32602` (`-32600` when `structuredContent` is missing), as the plugin has it refuse an answer it cannot check against that schema within 500 ms. The step’s error has the JSON-RPC code, and the message is in the log under the error id. An answer that is not a tool result at all (its `content` not a list, say), which the SDK’s client refuses before the plugin sees it, fails the same way, without a code: the log has what is wrong with it; over streamable HTTP, only when it comes as a JSON body, since one whose `result` is not an object, sent as an event of a stream, is not taken for the call’s answer, and the call ends with [WEFT_MCP_TIMEOUT](#weft_mcp_timeout). Either way the connection is kept.',
       fix: 'search the log for the error id; an unknown tool usually means the server changed since the plugin connected.',
     },
     /** @claim errors-mcp-too-large-connection */

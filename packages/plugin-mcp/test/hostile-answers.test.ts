@@ -90,7 +90,7 @@ describe('McpPlugin against answers that come astray', () => {
     ['a JSON-RPC error in the body of an HTTP 400', 'refused-with-400'],
     ['a body that is not JSON', 'not-json'],
   ])(
-    'fails a call answered with %s with WEFT_MCP_UNAVAILABLE, and reconnects [claim:mcpdoc-http-error-status] [claim:mcp-readme-http-error-status-rpc]',
+    'fails a call answered with %s with WEFT_MCP_UNAVAILABLE, and reconnects [claim:mcpdoc-http-error-status] [claim:mcp-readme-http-error-status-rpc] [claim:errors-mcp-unavailable-during-call] [claim:errors-mcp-call-failed-output-check]',
     async (_what, tool) => {
       const running = await start([tool, 'echo']);
       const task = await running.run('an answer taken for a failed connection');

@@ -828,7 +828,7 @@ describe('McpPlugin against a streamable HTTP server whose answer to a call is n
       { kept: false, logged: 'Unexpected content type: text/html', notLogged: 'not MCP' },
     ],
   ])(
-    'fails the call answered %s [claim:mcp-readme-http-not-json-rpc] [claim:mcpdoc-http-not-json-rpc] [claim:mcpdoc-http-error-status]',
+    'fails the call answered %s [claim:mcp-readme-http-not-json-rpc] [claim:mcpdoc-http-not-json-rpc] [claim:mcpdoc-http-error-status] [claim:errors-mcp-call-failed-output-check] [claim:errors-mcp-unavailable-during-call]',
     async (_, answer, error, expected: { kept: boolean; logged?: string; notLogged?: string }) => {
       const byHand = await serveAnswering(answer);
       try {
