@@ -30,7 +30,7 @@ describe('the planning prompt', () => {
     expect(prompt).toContain('Data: {"floor":3,"urgent":true}');
   });
 
-  it('names trigger data that has no JSON form, and plans the task all the same [claim:task-planner-sees-trigger] [claim:task-cost-one-plan]', async () => {
+  it('shows the trigger data as JSON, and dispatch refuses data with no JSON form before any planning [claim:task-planner-sees-trigger] [claim:task-cost-one-plan]', async () => {
     const { runtime, model } = await startedRuntime({
       responses: { fallback: { steps: [] } },
     });
@@ -39,15 +39,22 @@ describe('the planning prompt', () => {
       triggerId: 'incoming',
       space: 'desk-8',
       message: 'count this',
-      // A bigint or a cycle is refused by dispatch (WEFT_INVALID_EVENT); a function is stored
-      // as nothing, and the prompt names it.
-      data: () => 12,
+      data: { count: 12 },
     });
     expect(model.requests).toHaveLength(1);
     const prompt = model.requests[0]?.map((message) => message.content).join('\n') ?? '';
     expect(prompt).toContain('Message: count this');
-    expect(prompt).toContain('Data: data with no JSON form');
+    expect(prompt).toContain('"count":12');
     expect(task.status).toBe('completed');
+    await expect(
+      runtime.dispatch({
+        pluginId: 'echo',
+        triggerId: 'incoming',
+        space: 'desk-8',
+        data: () => 12,
+      }),
+    ).rejects.toMatchObject({ code: 'WEFT_INVALID_EVENT' });
+    expect(model.requests).toHaveLength(1);
   });
 
   it("shows the step limit, and a pipeline's JSON Schema in getObject's system prompt [claim:task-planner-sees-limit-schema]", async () => {
