@@ -103,7 +103,9 @@ describe('contribution files', () => {
   });
 
   it('the link to the bounties searches the open issues labelled bounty [claim:bounty-open-issues-link]', () => {
-    const href = /<a href=\{`\$\{links\.repository\}(\/issues\?q=[^`]+)`\}>/.exec(bountyPage)?.[1];
+    const href = /<Link href=\{`\$\{links\.repository\}(\/issues\?q=[^`]+)`\}>/.exec(
+      bountyPage,
+    )?.[1];
     expect(href).toBeDefined();
     const query = new URL(`${links.repository}${href}`).searchParams.get('q');
     expect(query?.split(' ').sort()).toEqual(['is:issue', 'is:open', 'label:bounty']);
