@@ -20,16 +20,9 @@ import { loadErrorRegistries } from '@weft-internal/docs-model/error-registries'
 import sidebars from '@weft-internal/docs-model/sidebar-order';
 import { site } from '@weft-internal/docs-model/site';
 import { readCatalogue } from '@weft-internal/docs-model/catalogue/catalogue';
-import { cardFacts } from '@weft-internal/docs-model/catalogue/facts';
-import {
-  INSTALLATION_PATH,
-  installCommand,
-  PACKAGES_ON_NPM,
-} from '@weft-internal/docs-model/catalogue/model';
 import {
   BUNDLE_FORMAT,
   DEFAULT_BUNDLE_FILE,
-  type CataloguePackage,
   type DocsBundle,
   type ErrorCodeDoc,
 } from '../src/bundle.js';
@@ -39,6 +32,7 @@ import {
   readPackageSymbols,
   type PackageEntryPoints,
 } from './api-symbols.js';
+import { readPackages } from './package-rows.js';
 import { cachedSymbols } from './symbols-cache.js';
 import {
   assertSiteBuild,
@@ -68,37 +62,6 @@ async function readErrors(sidebar: unknown): Promise<ErrorCodeDoc[]> {
       docsPath: `${ERRORS_PAGE}#${code.toLowerCase()}`,
     })),
   );
-}
-
-/** The packages with the facts their cards on the plugins page show, in the page's words. */
-async function readPackages(): Promise<CataloguePackage[]> {
-  const { entries, errors } = await readCatalogue(join(ROOT_DIR, 'packages'));
-  if (errors.length > 0) throw new Error(errors.map((error) => error.message).join('\n'));
-  return entries.map((entry) => {
-    const facts = new Map(cardFacts(entry).map((fact) => [fact.term, fact.items]));
-    const fact = (term: string): string[] => {
-      const items = facts.get(term);
-      if (items === undefined) throw new Error(`The plugins page's cards no longer say "${term}"`);
-      return items;
-    };
-    return {
-      name: entry.name,
-      displayName: entry.displayName,
-      kind: entry.kind,
-      version: entry.version,
-      description: entry.description,
-      keywords: entry.keywords,
-      provides: fact('Provides'),
-      requires: fact('Requires'),
-      // The core's own card has no "Works with": its heading gives its version.
-      worksWith: facts.get('Works with') ?? [],
-      runsOn: fact('Runs on'),
-      install: installCommand(entry),
-      onNpm: PACKAGES_ON_NPM,
-      installationPath: INSTALLATION_PATH,
-      docsPath: entry.guide,
-    };
-  });
 }
 
 /**
@@ -159,7 +122,7 @@ export async function buildBundle(siteBuild: string): Promise<DocsBundle> {
     pages,
     symbols,
     errors: await readErrors(sidebar),
-    packages: await readPackages(),
+    packages: await readPackages(ROOT_DIR),
   };
 }
 

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readCatalogue } from '@weft-internal/docs-model/catalogue/catalogue';
 import { cardFacts } from '@weft-internal/docs-model/catalogue/facts';
+import { packageRow } from '../scripts/package-rows.js';
 import { formatPackage } from '../src/tools.js';
 
 const PACKAGES_DIR = fileURLToPath(new URL('../../', import.meta.url));
@@ -21,23 +22,7 @@ describe('the card of @weft/mcp-docs', () => {
     // It still loads @weft/core, and says which versions.
     expect(card.get('Works with')).toEqual([expect.stringMatching(/^@weft\/core /)]);
     // list_plugins, given the row the bundle's generator makes of the same facts.
-    const row = {
-      name: entry.name,
-      displayName: entry.displayName,
-      kind: entry.kind,
-      version: entry.version,
-      description: entry.description,
-      keywords: entry.keywords,
-      provides: card.get('Provides')!,
-      requires: card.get('Requires')!,
-      worksWith: card.get('Works with')!,
-      runsOn: card.get('Runs on')!,
-      install: 'npm install @weft/mcp-docs',
-      onNpm: true,
-      installationPath: '/docs/installation/',
-      docsPath: entry.guide,
-    };
-    const text = formatPackage(row, 'https://docs.example');
+    const text = formatPackage(packageRow(entry), 'https://docs.example');
     expect(text).toContain('\nRequires: Nothing\n');
     expect(text).not.toContain('Weft runtime');
   });
