@@ -52,6 +52,23 @@ describe('npm run test:node-versions', () => {
     expect(EXPECTED_NODE_MAJOR_ENV).toBe('WEFT_EXPECT_NODE_MAJOR');
   });
 
+  it("reuses the SQLite object npm ci compiled: .ci/run puts ccache's compiler wrappers first on PATH before npm ci, and each major keeps that PATH behind its own binary and compiles with npm ci's flags [claim:cg-sqlite-ccache]", () => {
+    const lines = readFileSync(path.join(root, '.ci/run'), 'utf8').split('\n');
+    const install = lines.findIndex((line) => /apt-get install -y -qq ccache\b/.test(line));
+    const wrappers = lines.indexOf('export PATH="/usr/lib/ccache:$PATH"');
+    const npmCi = lines.findIndex((line) => /^(\w+=\S+ )*npm ci\b/.test(line));
+    expect(install).toBeGreaterThan(-1);
+    expect(wrappers).toBeGreaterThan(install);
+    expect(npmCi).toBeGreaterThan(wrappers);
+    // ccache hits only for the same compiler flags: the majors' must be npm ci's.
+    const ciFlags = Object.fromEntries(
+      [...lines[npmCi]!.matchAll(/\b(C|CXX)FLAGS=(\S+)/g)].map((m) => [`${m[1]}FLAGS`, m[2]]),
+    );
+    const env = environmentFor(22, '/opt/node-22/bin', { PATH: '/usr/lib/ccache:/usr/bin' });
+    expect(env.PATH).toBe(`/opt/node-22/bin${path.delimiter}/usr/lib/ccache:/usr/bin`);
+    expect({ CFLAGS: env.CFLAGS, CXXFLAGS: env.CXXFLAGS }).toEqual(ciFlags);
+  });
+
   it('runs test:packages less its static publish checks and the clone route, then the generated project [claim:cg-test-node-versions]', () => {
     const [packages, project] = MAJOR_SUITES;
     expect(MAJOR_SUITES).toHaveLength(2);
