@@ -6,9 +6,10 @@
  *
  * The compiled module runs as its source would: the workspace's packages are bundled from their
  * sources (the `weft-source` condition, as the tests load them), every other package stays an
- * import resolved from the entry's own package, each module keeps its own `import.meta.url`, and
- * `process.argv[1]` is the entry's path, so paths a module resolves relative to itself, and a
- * script's "am I the main module" check, are the same as from source.
+ * import resolved from the entry's own package, each module keeps its own `import.meta.url` (and
+ * its `__dirname` and `__filename`, which tsx provides), and `process.argv[1]` is the entry's
+ * path, so paths a module resolves relative to itself, and a script's "am I the main module"
+ * check, are the same as from source.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -30,6 +31,25 @@ function packageDirOf(file: string): string {
 }
 
 /**
+ * Declarations of `__dirname` and `__filename`, which tsx gives a TypeScript module as CommonJS
+ * has them and an ES module lacks, for a module that uses one without declaring it. Each is the
+ * module's own: esbuild renames a top-level name that two bundled modules declare.
+ */
+function commonJsNames(file: string, source: string): string {
+  return (['__dirname', '__filename'] as const)
+    .filter(
+      (name) =>
+        new RegExp(`\\b${name}\\b`).test(source) &&
+        !new RegExp(`\\b(const|let|var)\\s+${name}\\b`).test(source),
+    )
+    .map(
+      (name) =>
+        `const ${name} = ${JSON.stringify(name === '__dirname' ? path.dirname(file) : file)};`,
+    )
+    .join('');
+}
+
+/**
  * Keeps bare imports of other packages as imports (a `#` import is the importing package's own,
  * resolved here), and gives each module its own URL.
  */
@@ -39,13 +59,16 @@ const asFromSource: Plugin = {
     build.onResolve({ filter: /^[^./#]/ }, (args) =>
       WORKSPACE_PACKAGE.test(args.path) ? undefined : { path: args.path, external: true },
     );
-    build.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, (args) => ({
-      contents: readFileSync(args.path, 'utf8').replaceAll(
-        'import.meta.url',
-        JSON.stringify(pathToFileURL(args.path).href),
-      ),
-      loader: /\.[cm]?tsx?$/.test(args.path) ? 'ts' : 'js',
-    }));
+    build.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      return {
+        // On the module's first line, so its line numbers stay the source's.
+        contents:
+          commonJsNames(args.path, source) +
+          source.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)),
+        loader: /\.[cm]?tsx?$/.test(args.path) ? 'ts' : 'js',
+      };
+    });
   },
 };
 

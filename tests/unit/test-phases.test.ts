@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { compiledScript } from '@weft-internal/test-support/compiled-script';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TEST_PHASES, TEST_STAGES, ciJobSeconds } from '../../tooling/test-phases';
 
@@ -14,6 +15,8 @@ const root = path.resolve(__dirname, '../..');
 const bin = mkdtempSync(path.join(os.tmpdir(), 'weft-test-phases-'));
 const log = path.join(bin, 'phases.log');
 afterAll(() => rmSync(bin, { recursive: true, force: true }));
+/** scripts/test.ts compiled for plain node: the tests below start it a dozen times. */
+const testScript = await compiledScript(path.join(root, 'scripts/test.ts'));
 
 writeFileSync(
   path.join(bin, 'npm'),
@@ -29,25 +32,21 @@ function npmTest(
   packSeconds = 0,
 ): { status: number | null; ran: string[]; stdout: string } {
   rmSync(log, { force: true });
-  const result = spawnSync(
-    path.join(root, 'node_modules/.bin/tsx'),
-    ['scripts/test.ts', ...phases],
-    {
-      cwd: root,
-      encoding: 'utf8',
-      timeout: 60_000,
-      env: {
-        ...process.env,
-        PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
-        PHASES_LOG: log,
-        FAIL_PHASE: failPhase,
-        LATE_PHASE: latePhase,
-        PACK_SECONDS: String(packSeconds),
-        // Packing empties its folder: never the .cache/packed a real npm test may be reading.
-        WEFT_TEST_PACKED_DIR: path.join(bin, 'packed'),
-      },
+  const result = spawnSync(process.execPath, [testScript, ...phases], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: {
+      ...process.env,
+      PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
+      PHASES_LOG: log,
+      FAIL_PHASE: failPhase,
+      LATE_PHASE: latePhase,
+      PACK_SECONDS: String(packSeconds),
+      // Packing empties its folder: never the .cache/packed a real npm test may be reading.
+      WEFT_TEST_PACKED_DIR: path.join(bin, 'packed'),
     },
-  );
+  });
   const ran = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : [];
   return { status: result.status, ran, stdout: result.stdout };
 }

@@ -26,7 +26,12 @@ beforeAll(async () => {
   await mkdir(path.join(dir, 'lib'));
   await writeFile(
     path.join(dir, 'lib', 'where.ts'),
-    'export const whereAmI: string = import.meta.url;\n',
+    [
+      'export const whereAmI: string = import.meta.url;',
+      // CommonJS's names, which tsx gives a TypeScript module; not a property of that name.
+      'export const folderAndFile: string[] = [__dirname, __filename, { __dirname: 1 }.__dirname.toString()];',
+      '',
+    ].join('\n'),
   );
   await writeFile(
     path.join(dir, 'entry.ts'),
@@ -34,10 +39,10 @@ beforeAll(async () => {
       "import { pathToFileURL } from 'node:url';",
       "import { WeftError } from '@weft/core';",
       "import { z } from 'zod';",
-      "import { whereAmI } from './lib/where.js';",
+      "import { folderAndFile, whereAmI } from './lib/where.js';",
       'const main: boolean = import.meta.url === pathToFileURL(process.argv[1] ?? "").href;',
       'const error = new WeftError("WEFT_INTERNAL", "probe");',
-      'console.log(JSON.stringify({ main, whereAmI, code: error.code, parsed: z.number().parse(3) }));',
+      'console.log(JSON.stringify({ main, whereAmI, folderAndFile, code: error.code, parsed: z.number().parse(3) }));',
       '',
     ].join('\n'),
   );
@@ -50,7 +55,7 @@ afterAll(async () => {
 });
 
 describe('compiledScript', () => {
-  it('gives a module that plain node runs as its source: its own URLs, main-module check, workspace and other packages', async () => {
+  it('gives a module that plain node runs as its source: its own URLs, folder and file names, main-module check, workspace and other packages', async () => {
     const entry = path.join(dir, 'entry.ts');
     compiled = await compiledScript(entry);
     expect(compiled).toMatch(
@@ -60,6 +65,7 @@ describe('compiledScript', () => {
     expect(JSON.parse(stdout)).toEqual({
       main: true,
       whereAmI: pathToFileURL(path.join(dir, 'lib', 'where.ts')).href,
+      folderAndFile: [path.join(dir, 'lib'), path.join(dir, 'lib', 'where.ts'), '1'],
       code: 'WEFT_INTERNAL',
       parsed: 3,
     });
