@@ -106,7 +106,7 @@ describe('the conversation route', () => {
     expect((await send('😀'.repeat(4000))).status).toBe(200);
   });
 
-  it('refuses a text that no memory store can hold with 400 naming text, where it would be answered and forgotten [claim:tut-400-unstorable]', async () => {
+  it('refuses a text that no memory store can hold with 400 naming text, which dispatch would refuse too, with WEFT_INVALID_EVENT [claim:tut-400-unstorable]', async () => {
     server = await startFakeChatServer();
     runtime = await startAgent(server.baseUrl);
     const agent = runtime;
@@ -117,6 +117,16 @@ describe('the conversation route', () => {
       const body = (await response.json()) as { error: { message: string } };
       expect({ text, status: response.status }).toEqual({ text, status: 400 });
       expect(body.error.message).toMatch(/^text: .*no memory store can hold/);
+      // Without the route's check, the runtime refuses such a message itself, before any model call.
+      const message = JSON.parse(`"${text}"`) as string;
+      await expect(
+        agent.dispatch({
+          pluginId: 'conversation',
+          triggerId: 'message',
+          space: spaceId('conversation', 'c1'),
+          message,
+        }),
+      ).rejects.toMatchObject({ code: 'WEFT_INVALID_EVENT', status: 400 });
     }
     expect(server.requests).toHaveLength(0);
     expect(await agent.memory.query({})).toEqual([]);
