@@ -2,6 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { Runtime, spaceId } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { pino } from 'pino';
@@ -448,5 +449,62 @@ describe('the answer step when the memory store hangs', () => {
       action: 'answer',
     });
     expect(failed?.error).toContain('[WEFT_BULKHEAD_FULL]');
+  });
+});
+
+describe("the agent's database", () => {
+  let runtime: Runtime | undefined;
+  let server: FakeChatServer | undefined;
+  let directory: string | undefined;
+  afterEach(async () => {
+    await runtime?.stop();
+    await server?.close();
+    if (directory) rmSync(directory, { recursive: true, force: true });
+  });
+
+  it("takes another program's SQLite file that has no memories table and no schema version, adding its table beside the program's [claim:tut-db-other-program-adopted]", async () => {
+    server = await startFakeChatServer();
+    directory = mkdtempSync(join(tmpdir(), 'weft-chat-shared-db-'));
+    const file = join(directory, 'app.db');
+    const app = new Database(file);
+    app.exec(
+      "CREATE TABLE users (name TEXT); INSERT INTO users VALUES ('ada')",
+    );
+    app.close();
+
+    runtime = await createChatAgent(
+      readChatSettings({
+        CHAT_BASE_URL: server.baseUrl,
+        CHAT_DB: file,
+        CHAT_PORT: '0',
+      }),
+      pino({ level: 'silent' }),
+    );
+    await runtime.start();
+    const response = await fetch(
+      `${runtime.server.url}/conversations/c1/messages`,
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ text: 'Hello' }),
+      },
+    );
+    expect(response.status).toBe(200);
+    await runtime.stop();
+    runtime = undefined;
+
+    const shared = new Database(file, { readonly: true });
+    try {
+      const tables = shared
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+        .pluck()
+        .all();
+      expect(tables).toEqual(expect.arrayContaining(['users', 'memories']));
+      expect(shared.prepare('SELECT name FROM users').pluck().all()).toEqual([
+        'ada',
+      ]);
+    } finally {
+      shared.close();
+    }
   });
 });
