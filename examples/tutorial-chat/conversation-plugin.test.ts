@@ -1,13 +1,18 @@
 /** The tutorial's conversation plugin: one space per conversation, and the checks of its route. */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { Runtime, spaceId } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
+import { OpenAIModelProvider } from '@weft/model-openai';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createChatAgent } from './agent.js';
 import { ConversationPlugin } from './conversation-plugin.js';
+import { PLANNER_ID, WRITER_ID } from './models.js';
 import {
   startFakeChatServer,
   type FakeChatServer,
@@ -106,7 +111,7 @@ describe('the conversation route', () => {
     expect((await send('😀'.repeat(4000))).status).toBe(200);
   });
 
-  it('refuses a text that no memory store can hold with 400 naming text, where it would be answered and forgotten [claim:tut-400-unstorable]', async () => {
+  it('refuses a text that no memory store can hold with 400 naming text, which dispatch would refuse too, with WEFT_INVALID_EVENT [claim:tut-400-unstorable]', async () => {
     server = await startFakeChatServer();
     runtime = await startAgent(server.baseUrl);
     const agent = runtime;
@@ -117,6 +122,16 @@ describe('the conversation route', () => {
       const body = (await response.json()) as { error: { message: string } };
       expect({ text, status: response.status }).toEqual({ text, status: 400 });
       expect(body.error.message).toMatch(/^text: .*no memory store can hold/);
+      // Without the route's check, the runtime refuses such a message itself, before any model call.
+      const message = JSON.parse(`"${text}"`) as string;
+      await expect(
+        agent.dispatch({
+          pluginId: 'conversation',
+          triggerId: 'message',
+          space: spaceId('conversation', 'c1'),
+          message,
+        }),
+      ).rejects.toMatchObject({ code: 'WEFT_INVALID_EVENT', status: 400 });
     }
     expect(server.requests).toHaveLength(0);
     expect(await agent.memory.query({})).toEqual([]);
@@ -438,5 +453,184 @@ describe('the answer step when the memory store hangs', () => {
       action: 'answer',
     });
     expect(failed?.error).toContain('[WEFT_BULKHEAD_FULL]');
+  });
+});
+
+describe("the agent's database", () => {
+  let runtime: Runtime | undefined;
+  let server: FakeChatServer | undefined;
+  let directory: string | undefined;
+  afterEach(async () => {
+    await runtime?.stop();
+    await server?.close();
+    if (directory) rmSync(directory, { recursive: true, force: true });
+  });
+
+  it("takes another program's SQLite file that has no memories table and no schema version, adding its table beside the program's [claim:tut-db-other-program-adopted]", async () => {
+    server = await startFakeChatServer();
+    directory = mkdtempSync(join(tmpdir(), 'weft-chat-shared-db-'));
+    const file = join(directory, 'app.db');
+    const app = new Database(file);
+    app.exec(
+      "CREATE TABLE users (name TEXT); INSERT INTO users VALUES ('ada')",
+    );
+    app.close();
+
+    runtime = await createChatAgent(
+      readChatSettings({
+        CHAT_BASE_URL: server.baseUrl,
+        CHAT_DB: file,
+        CHAT_PORT: '0',
+      }),
+      pino({ level: 'silent' }),
+    );
+    await runtime.start();
+    const response = await fetch(
+      `${runtime.server.url}/conversations/c1/messages`,
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ text: 'Hello' }),
+      },
+    );
+    expect(response.status).toBe(200);
+    await runtime.stop();
+    runtime = undefined;
+
+    const shared = new Database(file, { readonly: true });
+    try {
+      const tables = shared
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+        .pluck()
+        .all();
+      expect(tables).toEqual(expect.arrayContaining(['users', 'memories']));
+      expect(shared.prepare('SELECT name FROM users').pluck().all()).toEqual([
+        'ada',
+      ]);
+    } finally {
+      shared.close();
+    }
+  });
+});
+
+describe('a server that refuses response_format, as LM Studio does', () => {
+  let runtime: Runtime | undefined;
+  let server: FakeChatServer | undefined;
+  let refusing: Server | undefined;
+  let directory: string | undefined;
+  afterEach(async () => {
+    await runtime?.stop();
+    await server?.close();
+    const held = refusing;
+    refusing = undefined;
+    if (held) {
+      held.closeAllConnections();
+      await new Promise((resolve) => held.close(resolve));
+    }
+    if (directory) rmSync(directory, { recursive: true, force: true });
+  });
+
+  it("gets a planning request it refuses, so every message is answered 502, until jsonMode: false joins models.ts's shared options [claim:tut-lm-studio-json-mode]", async () => {
+    const fake = await startFakeChatServer();
+    server = fake;
+    // 400 to response_format json_object, as docs/model-providers/overview.md says LM Studio
+    // answers; any other request goes on to the stand-in.
+    const formats: unknown[] = [];
+    const lmStudio = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        const format = (JSON.parse(body) as { response_format?: unknown })
+          .response_format;
+        formats.push(format);
+        if (
+          (format as { type?: unknown } | undefined)?.type === 'json_object'
+        ) {
+          response.writeHead(400, { 'Content-Type': 'application/json' });
+          response.end(
+            JSON.stringify({
+              error: "'response_format.type' must be 'json_schema' or 'text'",
+            }),
+          );
+          return;
+        }
+        void fetch(`${fake.baseUrl}/chat/completions`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body,
+        }).then(async (answer) => {
+          response.writeHead(answer.status, {
+            'Content-Type': 'application/json',
+          });
+          response.end(await answer.text());
+        });
+      });
+    });
+    refusing = lmStudio;
+    await new Promise<void>((resolve) =>
+      lmStudio.listen(0, '127.0.0.1', resolve),
+    );
+    const baseUrl = `http://127.0.0.1:${(lmStudio.address() as AddressInfo).port}/v1`;
+    const send = async (agent: Runtime) =>
+      (
+        await fetch(`${agent.server.url}/conversations/c1/messages`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ text: 'Hello' }),
+        })
+      ).status;
+
+    // The tutorial's agent as it is: the planner's request carries the field, and is refused.
+    directory = mkdtempSync(join(tmpdir(), 'weft-chat-lm-studio-'));
+    runtime = await createChatAgent(
+      readChatSettings({
+        CHAT_BASE_URL: baseUrl,
+        CHAT_DB: join(directory, 'chat.db'),
+        CHAT_PORT: '0',
+      }),
+      pino({ level: 'silent' }),
+    );
+    await runtime.start();
+    expect(await send(runtime)).toBe(502);
+    expect(formats[0]).toEqual({ type: 'json_object' });
+    expect(fake.requests).toHaveLength(0);
+    await runtime.stop();
+
+    // models.ts's providers with jsonMode: false in their shared options: answered.
+    expect(
+      readFileSync(new URL('./models.ts', import.meta.url), 'utf8'),
+    ).toMatch(/const shared = \{\n\s+baseUrl: settings\.baseUrl,/);
+    const shared = { baseUrl, jsonMode: false };
+    runtime = await Runtime.init({
+      models: [
+        new OpenAIModelProvider({
+          ...shared,
+          id: PLANNER_ID,
+          model: 'llama3.2:3b',
+          defaultTemperature: 0,
+        }),
+        new OpenAIModelProvider({
+          ...shared,
+          id: WRITER_ID,
+          model: 'llama3.1:8b',
+          defaultTemperature: 0.7,
+        }),
+      ],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [new ConversationPlugin({ writerProvider: WRITER_ID })],
+      options: {
+        defaultProviders: { 'text-generation': PLANNER_ID },
+        pipelineReview: 'on-failure',
+        server: { port: 0 },
+        logger: pino({ level: 'silent' }),
+      },
+    });
+    await runtime.start();
+    expect(await send(runtime)).toBe(200);
+    expect(fake.requests.map((request) => request.model)).toEqual([
+      'llama3.2:3b',
+      'llama3.1:8b',
+    ]);
   });
 });

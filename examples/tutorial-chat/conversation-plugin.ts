@@ -97,8 +97,8 @@ export class ConversationPlugin extends Plugin {
             });
             return;
           }
-          // Answered, such a text would not be remembered: no store takes the task's memories
-          // that hold it, so the next messages would not see it or its reply.
+          // No memory store can hold such a text, and dispatch would refuse it (WEFT_INVALID_EVENT):
+          // refused here, the answer names the field, as the checks above do.
           if (text.includes('\0') || LONE_SURROGATE.test(text)) {
             response.status(400).json({
               error: {
