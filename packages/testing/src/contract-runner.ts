@@ -131,10 +131,13 @@ function contractFailure(
 ): WeftTestingError {
   const who = `memoryProviderContract: provider "${provider?.id ?? '(not created)'}" failed "${name}"`;
   if (error instanceof assert.AssertionError && !calls.threw(error)) {
-    // A custom assertion message replaces node's diff, so the values are shown here instead.
-    const values = error.generatedMessage
-      ? ''
-      : `\n  actual: ${inspect(error.actual, { depth: 6 })}\n  expected: ${inspect(error.expected, { depth: 6 })}`;
+    // A custom assertion message replaces node's diff, so the values are shown here instead;
+    // `assert.fail` and `assert.ok` compared nothing the provider gave (their values are
+    // `undefined` and `false`), so showing them would only mislead.
+    const values =
+      error.generatedMessage || error.operator === 'fail' || error.operator === '=='
+        ? ''
+        : `\n  actual: ${inspect(error.actual, { depth: 6 })}\n  expected: ${inspect(error.expected, { depth: 6 })}`;
     return new WeftTestingError(
       'WEFT_TESTING_CONTRACT_FAILED',
       `${who}: ${error.message}${values}`,

@@ -134,6 +134,25 @@ describe('memoryProviderContract', () => {
     );
   });
 
+  it('shows no actual and expected values when nothing was compared: an input accepted, or refused with another code [claim:testing-contract]', async () => {
+    const messages: string[] = [];
+    for (const [provider, name] of [
+      [new LenientProvider(), 'rejects undefined and non-JSON content on store'],
+      [new UncodedProvider(), 'rejects an empty space or kind'],
+    ] as const) {
+      const error = await caseNamed(memoryProviderContract({ create: () => provider }), name)
+        .run()
+        .catch((caught: unknown) => caught);
+      expect(WeftError.is(error, 'WEFT_TESTING_CONTRACT_FAILED')).toBe(true);
+      messages.push((error as Error).message);
+    }
+    expect(messages[0]).toContain('store() of undefined content was accepted');
+    expect(messages[1]).toContain('must be rejected with a WeftError of code WEFT_MEMORY_INVALID');
+    // assert.fail and assert.ok hold `undefined` and `false` as their values, which the
+    // provider never gave: printed, they would read as what the store returned.
+    for (const message of messages) expect(message).not.toMatch(/actual:|expected:/);
+  });
+
   it('fails a provider that refuses bad input without the shared code, naming the code it expected [claim:testing-contract-codes] [claim:mpo-contract-shared-codes] [claim:tst-contract-shared-codes] [claim:mpo-contract-lists-inputs]', async () => {
     const check = caseNamed(
       memoryProviderContract({ create: () => new UncodedProvider() }),
