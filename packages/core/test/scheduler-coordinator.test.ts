@@ -188,3 +188,44 @@ describe('Scheduler with a coordinator whose release hangs or fails', () => {
     },
   );
 });
+
+describe('Scheduler with a coordinator and many spaces waiting for their grant', () => {
+  it('waits for the grants of more than 10 spaces at once without a MaxListenersExceededWarning', async () => {
+    const asked: string[] = [];
+    const slow: Pick<SpaceCoordinator, 'id' | 'admit' | 'acquire' | 'release'> = {
+      id: 'slow-grants',
+      admit: async () => 1,
+      // Grants nothing while the test looks: every space stays waiting for its grant.
+      acquire: (space) => {
+        asked.push(space);
+        return new Promise<SpaceGrant>(() => undefined);
+      },
+      release: async () => undefined,
+    };
+    const bounded = new BoundedCoordinator(
+      slow as SpaceCoordinator,
+      { callMs: 1_000, acquireMs: 60_000 },
+      { warn: () => undefined } as unknown as Logger,
+    );
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(`${warning.name}: ${warning.message}`);
+    };
+    process.on('warning', onWarning);
+    const scheduler = new Scheduler({ coordinator: bounded, concurrency: 4 });
+    scheduler.start();
+    try {
+      const waiting = Array.from({ length: 20 }, (_, n) =>
+        scheduler.schedule(`room-${n}`, async () => 'ran', n + 1).catch(() => undefined),
+      );
+      await waitFor(() => asked.length === 20);
+      // Node emits its warning on a later turn of the event loop.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(warnings.filter((line) => line.startsWith('MaxListenersExceededWarning'))).toEqual([]);
+      await scheduler.stop('cancel');
+      await Promise.all(waiting);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+});

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { allowManyListeners } from '#platform';
 import { WeftError } from '../errors/weft-error.js';
 import { settleWithin, TIMED_OUT } from '../util/deadline.js';
 import { errorLogFields } from '../util/logger.js';
@@ -151,6 +152,11 @@ function whenAborted(signal: AbortSignal): { promise: Promise<never>; dispose: (
   // Handled by the race it joins; a rejection after the race settled must not go unhandled.
   promise.catch(() => undefined);
   if (signal.aborted) onAbort();
-  else signal.addEventListener('abort', onAbort, { once: true });
+  else {
+    // The scheduler's signal holds one of these per space waiting for its grant: more than
+    // Node's warning threshold of 10 is expected, not a leak.
+    allowManyListeners(signal);
+    signal.addEventListener('abort', onAbort, { once: true });
+  }
   return { promise, dispose: () => signal.removeEventListener('abort', onAbort) };
 }
