@@ -2131,6 +2131,27 @@ describe('ServerManager', () => {
       expect(garbage.error).toMatchObject({ status: 400, code: 'WEFT_BAD_REQUEST' });
     });
 
+    it('counts the URL and the header names and values against the header limit, not the separators and line breaks [claim:errors-431-counted-bytes]', async () => {
+      const server = await serve([echo]);
+      // `X-0000: a` is 11 bytes on the wire, of which Node.js counts the 7 of its name and value.
+      const request = (count: number): string =>
+        `POST /echo HTTP/1.1\r\nHost: localhost\r\n${Array.from(
+          { length: count },
+          (_, index) => `X-${String(index).padStart(4, '0')}: a\r\n`,
+        ).join(
+          '',
+        )}Content-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`;
+      // 2,000 headers: over 22,000 bytes on the wire, about 14,050 counted, below 16 KiB.
+      expect(Buffer.byteLength(request(2_000))).toBeGreaterThan(16 * 1024 + 4_096);
+      const connection = rawConnection(server);
+      connection.socket.write(request(2_000));
+      expect(await connection.closedWithin(5_000)).toMatch(/^HTTP\/1\.1 200 /);
+      // 2,500 headers: about 17,550 counted, over 16 KiB.
+      const refused = await rawExchange(server, request(2_500));
+      expect(refused.status).toBe(431);
+      expect(refused.error).toMatchObject({ status: 431, code: 'WEFT_BAD_REQUEST' });
+    });
+
     it('answers an Expect header other than 100-continue with 417 as JSON, before any route runs [claim:errors-417-expectation] [claim:trig-node-refusals] [claim:httpchat-row-417] [claim:chat-readme-417]', async () => {
       let ran = false;
       const server = await serve([

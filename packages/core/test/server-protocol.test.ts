@@ -91,7 +91,7 @@ describe('ServerManager and requests it does not speak', () => {
     expect(ran).toEqual(['GET', 'GET']);
   });
 
-  it('answers 501 WEFT_BAD_REQUEST to a body with a transfer coding other than chunked, runs no route and closes the connection [claim:trig-501-505-row] [claim:prod-transfer-coding] [claim:errors-501-transfer-coding] [claim:errors-5xx-message-generic]', async () => {
+  it('answers 501 WEFT_BAD_REQUEST to a body with a transfer coding other than chunked, runs no route and closes the connection, once the host check has passed [claim:trig-501-505-row] [claim:prod-transfer-coding] [claim:errors-501-transfer-coding] [claim:errors-5xx-message-generic]', async () => {
     const { port, ran } = await serve();
     const gzipped = gzipSync(JSON.stringify({ text: 'hello' }));
     const body = Buffer.concat([
@@ -115,6 +115,18 @@ describe('ServerManager and requests it does not speak', () => {
       expect(answer).toMatchObject({ status: 501, code: 'WEFT_BAD_REQUEST' });
       expect(answer.message).toContain(codings.split(',')[0]?.toLowerCase());
     }
+    // The host check comes first: a Host that is not allowed gets its 403 whatever the coding.
+    const rebound = await exchange(
+      port,
+      Buffer.concat([
+        Buffer.from(
+          'POST /probe HTTP/1.1\r\nHost: rebound.example\r\nContent-Type: application/json\r\nTransfer-Encoding: gzip, chunked\r\nConnection: close\r\n\r\n',
+        ),
+        body,
+      ]),
+    );
+    expect(rebound).toMatch(/^HTTP\/1\.1 403 /);
+    expect(answerOf(rebound)).toMatchObject({ status: 403, code: 'WEFT_HOST_NOT_ALLOWED' });
     expect(ran).toEqual([]);
   });
 
