@@ -1756,6 +1756,43 @@ describe('ServerManager', () => {
       expect(silent).toBe(408);
     });
 
+    it("gives the next request on a kept-alive connection headersTimeout from its first byte, not Node's keep-alive timer, and answers it 408 once that has passed [claim:trig-headers-timeout] [claim:trig-node-refusals]", async () => {
+      // Node.js alone would close each connection 1.5 s after the next request's last byte,
+      // before the rest of its headers come (2.5 s) and without an answer.
+      const server = await serve([echo], {
+        keepAliveTimeout: 500,
+        headersTimeout: 5_000,
+        requestTimeout: 60_000,
+      });
+      const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+      const next = async (rest: string | undefined) => {
+        const socket = connect(server.port as number, '127.0.0.1');
+        socket.on('error', () => undefined);
+        let received = '';
+        socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+        const closed = new Promise((resolve) => socket.once('close', resolve));
+        const request =
+          'POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 2\r\n';
+        socket.write(`${request}\r\n{}`);
+        const answeredBy = Date.now() + 5_000;
+        while (!received.includes('}}') && Date.now() < answeredBy) await sleep(5);
+        socket.write(request);
+        await sleep(2_500);
+        if (rest !== undefined && !socket.destroyed) socket.write(rest);
+        await Promise.race([closed, sleep(10_000)]);
+        socket.destroy();
+        return [...received.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => match[1]);
+      };
+      const [finished, stalled] = await Promise.all([
+        // The headers end 2.5 s after they began, within headersTimeout: served.
+        next('Connection: close\r\n\r\n{}'),
+        // The headers never end: 408 once headersTimeout has passed since they began.
+        next(undefined),
+      ]);
+      expect(finished).toEqual(['200', '200']);
+      expect(stalled).toEqual(['200', '408']);
+    });
+
     it('answers a late client 408 once a check finds it past its deadline: after it, and at most about a second later [claim:prod-slow-clients] [claim:cfg-headers-timeout-late] [claim:cfg-request-timeout-late] [claim:trig-timeouts-late]', async () => {
       // With headersTimeout at 1000 ms, Node checks every 1000 ms, as it does with the defaults.
       const server = await serve([echo], { headersTimeout: 1_000, requestTimeout: 2_000 });
@@ -1966,7 +2003,7 @@ describe('ServerManager', () => {
       expect(closedAt - answeredAt).toBeGreaterThanOrEqual(550);
     });
 
-    it('closes without a 408 a kept-alive connection whose next request stalls in its headers for keepAliveTimeout, and answers 408 to one that keeps sending them [claim:errors-408-keep-alive-later-request]', async () => {
+    it('answers 408 to a kept-alive connection whose next request stalls in its headers for longer than keepAliveTimeout, once headersTimeout has passed, as to one that keeps sending them [claim:errors-408-keep-alive-later-request]', async () => {
       // keepAliveTimeout (and Node's extra second) well before headersTimeout, as with the
       // defaults (5 s and 10 s).
       const server = await serve(
@@ -1995,9 +2032,11 @@ describe('ServerManager', () => {
           drip ? { text: 'a', everyMs: 200 } : undefined,
         );
       };
+      // Node.js alone would close the silent one 1.5 s after its last byte, without an answer.
       const silent = (await nextRequest(false)).split(/(?=HTTP\/1\.1 \d{3} )/);
-      expect(silent).toHaveLength(1);
-      expect(silent[0]).toMatch(/^HTTP\/1\.1 200 [\s\S]*\{"first":true\}$/);
+      expect(silent).toHaveLength(2);
+      expect(silent[0]).toMatch(/^HTTP\/1\.1 200 [\s\S]*\{"first":true\}/);
+      expect(silent[1]).toMatch(/^HTTP\/1\.1 408 /);
       const dripping = (await nextRequest(true)).split(/(?=HTTP\/1\.1 \d{3} )/);
       expect(dripping).toHaveLength(2);
       expect(dripping[1]).toMatch(/^HTTP\/1\.1 408 /);

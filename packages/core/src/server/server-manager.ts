@@ -29,6 +29,7 @@ import {
 } from './allowed-origins.js';
 import { guardBodyLimit } from './body-limit-guard.js';
 import { answerClientErrors } from './client-errors.js';
+import { holdArrivingRequests } from './keep-alive.js';
 import { protocolRefusal } from './protocol-refusal.js';
 import { limitConnections, type RefusedConnection } from './connection-limits.js';
 import { routeRequestOf, routeResponseOf } from './route-adapter.js';
@@ -369,6 +370,7 @@ export class ServerManager implements HttpServer {
       this.app,
     );
     answerClientErrors(server, { 'X-Content-Type-Options': 'nosniff' });
+    holdArrivingRequests(server, this.config.headersTimeout);
     this.isRefused = limitConnections(
       server,
       { total: this.config.maxConnections, perClient: this.config.maxConnectionsPerClient },
