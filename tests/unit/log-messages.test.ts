@@ -315,10 +315,11 @@ const PACKAGES: Record<string, string> = {
 
 /**
  * The fields of the calls that pass a variable rather than an object literal, by message: the
- * MCP plugin's cut lines pass the server's name and a StreamCut (bounded-fetch.ts).
+ * MCP plugin's cut lines pass the server's name and a StreamCut (bounded-fetch.ts), whose
+ * `requestIds` a cut POST answer has; the stream cut is only ever a GET's (idle, lifetime).
  */
 const VARIABLE_FIELDS: Record<string, readonly string[]> = {
-  'MCP server answer cut': ['server', 'method', 'reason', 'limit'],
+  'MCP server answer cut': ['server', 'method', 'reason', 'limit', 'requestIds'],
   'MCP server stream cut; the SDK opens a new one': ['server', 'method', 'reason', 'limit'],
 };
 

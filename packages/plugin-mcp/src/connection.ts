@@ -462,6 +462,8 @@ export class McpConnection {
   /**
    * Calls a tool within `callTimeoutMs`, or less when `signal` aborts first.
    *
+   * @param logger - Where the lines about this call's failure go: the step's `context.logger`,
+   *   so they carry its task's and step's fields; the plugin's logger when not given.
    * @throws {@link McpPluginError} `WEFT_MCP_TIMEOUT`, `WEFT_MCP_UNAVAILABLE`,
    * `WEFT_MCP_CALL_FAILED` or `WEFT_MCP_RESULT_TOO_LARGE`.
    * @claim tsdoc-mcp-connection-call-deadline
@@ -471,10 +473,11 @@ export class McpConnection {
     tool: string,
     args: Record<string, unknown>,
     signal: AbortSignal,
+    logger: McpLogger = this.settings.logger(),
   ): Promise<CallToolResult> {
     const within = startDeadline(this.settings.options.callTimeoutMs, [signal]);
     try {
-      return await this.callWithin(tool, args, signal, within.signal);
+      return await this.callWithin(tool, args, signal, within.signal, logger);
     } finally {
       within.clear();
     }
@@ -485,6 +488,7 @@ export class McpConnection {
     args: Record<string, unknown>,
     signal: AbortSignal,
     deadline: AbortSignal,
+    logger: McpLogger,
   ): Promise<CallToolResult> {
     const { callTimeoutMs } = this.settings.options;
     const what = `tool "${tool}" on server "${this.server.name}"`;
@@ -534,12 +538,10 @@ export class McpConnection {
       if (isMalformedAnswer(error)) {
         // The server answered, over a connection that still works, but not with a tool result.
         const errorId = randomUUID();
-        this.settings
-          .logger()
-          .warn(
-            { errorId, server: this.server.name, tool, problem: messageOf(error) },
-            'MCP server answered a tool call with something other than a tool result',
-          );
+        logger.warn(
+          { errorId, server: this.server.name, tool, problem: messageOf(error) },
+          'MCP server answered a tool call with something other than a tool result',
+        );
         throw new McpPluginError(
           'WEFT_MCP_CALL_FAILED',
           `McpPlugin: server "${this.server.name}" answered the call of tool "${tool}" with something other than an MCP tool result; what is wrong with it is logged under error id ${errorId}.`,
@@ -549,7 +551,7 @@ export class McpConnection {
       // but it was the connection, restarted below, that failed it.
       if (error instanceof McpError && !closedUnder(live, error) && !live.broken.signal.aborted) {
         const errorId = randomUUID();
-        this.settings.logger().warn(
+        logger.warn(
           {
             errorId,
             server: this.server.name,
@@ -564,12 +566,10 @@ export class McpConnection {
           `McpPlugin: server "${this.server.name}" refused the call of tool "${tool}" (JSON-RPC error ${error.code}); its message is logged under error id ${errorId}.`,
         );
       }
-      this.settings
-        .logger()
-        .warn(
-          { server: this.server.name, tool, error: messageOf(error) },
-          'MCP call lost its connection',
-        );
+      logger.warn(
+        { server: this.server.name, tool, error: messageOf(error) },
+        'MCP call lost its connection',
+      );
       // Over HTTP nothing closes the client when the server goes away (or restarts and forgets
       // the session), so a lost call is what tells the connection to start over.
       await this.restart(live);

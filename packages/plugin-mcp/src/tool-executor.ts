@@ -169,7 +169,12 @@ export function toolExecutor(server: string, tool: Tool, settings: ToolExecutorS
     description,
     execute: async (task, context) => {
       const args = await argumentsFor(task, context);
-      const result = await settings.connection.callTool(tool.name, args, context.signal);
+      const result = await settings.connection.callTool(
+        tool.name,
+        args,
+        context.signal,
+        context.logger,
+      );
       return toPluginResult(server, tool.name, args, result, settings, context.logger);
     },
   };

@@ -126,7 +126,7 @@ describe('McpPlugin against a server whose background stream ends at once with r
 });
 
 describe('McpPlugin against a server whose answer to a call starts and never ends', () => {
-  it('fails the call at callTimeoutMs and cuts the answer 5 s after the longer of callTimeoutMs and connectTimeoutMs [claim:prod-mcp-size-time] [claim:mcp-http-answer-bound]', async () => {
+  it('fails the call at callTimeoutMs and cuts the answer 5 s after the longer of callTimeoutMs and connectTimeoutMs, naming the cut request in the log [claim:prod-mcp-size-time] [claim:mcp-http-answer-bound] [claim:obs-mcp-answer-cut]', async () => {
     server = await startFloodingServer({ stream: 'none', call: 'stalls' });
     agent = await startAgent(
       await McpPlugin.connect({
@@ -148,9 +148,10 @@ describe('McpPlugin against a server whose answer to a call starts and never end
     const cutAfter = (server.stalledAnswersClosedAt[0] as number) - started;
     expect(cutAfter).toBeGreaterThanOrEqual(2_000 + 5_000 - 500);
     expect(cutAfter).toBeLessThan(2_000 + 5_000 + 2_500);
+    // The POST carried the tool call: its JSON-RPC id names the answer the cut dropped.
     expect(
       agent.logs.find((line) => line.msg === 'MCP server answer cut' && line.reason === 'deadline'),
-    ).toMatchObject({ server: 'stall', method: 'POST' });
+    ).toMatchObject({ server: 'stall', method: 'POST', requestIds: [expect.any(Number)] });
   }, 20_000);
 });
 

@@ -397,7 +397,7 @@ async function runBetweenPids(
 }
 
 describe('McpPlugin against a stdio server that answers with something other than a tool result', () => {
-  it('fails the step with WEFT_MCP_CALL_FAILED, logs what was wrong under an id, and keeps the connection [claim:mcpdoc-call-failed] [claim:mcpdoc-call-failed-kept] [claim:mcpdoc-failures-no-server-text] [claim:mcp-call-failed] [claim:errors-mcp-call-failed-output-check] [claim:mcp-readme-malformed-answer]', async () => {
+  it('fails the step with WEFT_MCP_CALL_FAILED, logs what was wrong under an id, and keeps the connection [claim:mcpdoc-call-failed] [claim:mcpdoc-call-failed-kept] [claim:mcpdoc-failures-no-server-text] [claim:mcp-call-failed] [claim:errors-mcp-call-failed-output-check] [claim:mcp-readme-malformed-answer] [claim:obs-mcp-logger]', async () => {
     const { running, task, pids } = await runBetweenPids('malformed', { reconnectDelayMs: 50 });
     expect(task.chain[2]).toMatchObject({ type: 'error', action: 'malformed.malformed' });
     expect(task.chain[2]?.error).toMatch(
@@ -405,7 +405,10 @@ describe('McpPlugin against a stdio server that answers with something other tha
     );
     expect(task.chain[2]?.error).not.toContain('hunter2');
     const errorId = /error id ([0-9a-f-]{36})/.exec(task.chain[2]?.error ?? '')?.[1];
-    expect(running.logs.find((line) => line.errorId === errorId)?.problem).toMatch(/content/);
+    const logged = running.logs.find((line) => line.errorId === errorId);
+    expect(logged?.problem).toMatch(/content/);
+    // Written by the step: the task's and the step's fields come with it.
+    expect(logged).toMatchObject({ component: 'pipeline', taskId: task.id, stepIndex: 1 });
     // The server answered: the same process answers the next call, with no reconnection.
     expect(pids.after).toBe(pids.before);
     const lost = ['MCP call lost its connection', 'MCP server disconnected; reconnecting'];

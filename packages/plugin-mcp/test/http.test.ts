@@ -474,7 +474,7 @@ describe('McpPlugin over streamable HTTP', () => {
     },
   );
 
-  it("turns an answer that breaks the tool's own outputSchema into WEFT_MCP_CALL_FAILED, which the SDK's client refuses [claim:mcp-call-failed-output-schema] [claim:mcpdoc-call-failed-output-schema] [claim:obs-mcp-refused-output-schema]", async () => {
+  it("turns an answer that breaks the tool's own outputSchema into WEFT_MCP_CALL_FAILED, which the SDK's client refuses [claim:mcp-call-failed-output-schema] [claim:mcpdoc-call-failed-output-schema] [claim:obs-mcp-refused-output-schema] [claim:obs-mcp-logger]", async () => {
     // A server written without the SDK's McpServer, which would check its own answers first.
     server = await serveOverHttp(0, () =>
       createListingServer(
@@ -510,6 +510,11 @@ describe('McpPlugin over streamable HTTP', () => {
     expect(agent.logs.find((line) => line.msg === 'MCP server refused a tool call')).toMatchObject({
       code: -32602,
       serverMessage: expect.stringContaining("does not match the tool's output schema"),
+      // Written by the step: the task's and the step's fields come with it.
+      component: 'pipeline',
+      taskId: task.id,
+      action: 'web.count',
+      stepIndex: 0,
     });
     expect(agent.logs.map((line) => line.msg)).not.toContain(
       'MCP server disconnected; reconnecting',

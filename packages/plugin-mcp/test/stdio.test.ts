@@ -444,7 +444,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     expect(pidOf(far.chain[2]?.data)).not.toBe(pidOf(near.chain[1]?.data));
   });
 
-  it('fails calls while the server is down, then reconnects to a new process, logging with the plugin id [claim:obs-mcp-logger] [claim:mcpdoc-reconnect-backoff] [claim:mcpdoc-reconnect] [claim:mcp-reconnect-delay] [claim:mcp-no-arguments] [claim:mcp-reconnect] [claim:tsdoc-mcp-connection-reconnected] [claim:errors-mcp-unavailable-during-call] [claim:mcpdoc-unavailable-at-once]', async () => {
+  it('fails calls while the server is down, logging the lost call with its task, then reconnects to a new process, logging with the plugin id [claim:obs-mcp-logger] [claim:mcpdoc-reconnect-backoff] [claim:mcpdoc-reconnect] [claim:mcp-reconnect-delay] [claim:mcp-no-arguments] [claim:mcp-reconnect] [claim:tsdoc-mcp-connection-reconnected] [claim:errors-mcp-unavailable-during-call] [claim:mcpdoc-unavailable-at-once]', async () => {
     agent = await startAgent(
       await connect(['pid', 'crash'], { reconnectDelayMs: 50, callTimeoutMs: 20_000 }),
       [plan('pid', 'crash'), plan('pid')],
@@ -459,6 +459,18 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     expect(first.chain[2]?.error).toContain('WEFT_MCP_UNAVAILABLE');
     expect(elapsed).toBeLessThan(10_000);
     expect(agent.logs.some((line) => line.code === 'WEFT_MCP_TIMEOUT')).toBe(false);
+    // The lost call is the step's: its line has the task's and the step's fields, as the step
+    // failed line does, so a grep for the task id finds both.
+    expect(agent.logs.find((line) => line.msg === 'MCP call lost its connection')).toMatchObject({
+      component: 'pipeline',
+      taskId: first.id,
+      space: 'mcp-tests',
+      pluginId: 'mcp',
+      action: 'fixture.crash',
+      stepIndex: 1,
+      server: 'fixture',
+      tool: 'crash',
+    });
     const second = await agent.run('pid again');
     expect(second.chain[1]?.type).toBe('result');
     expect(pidOf(second.chain[1]?.data)).not.toBe(pidOf(first.chain[1]?.data));
