@@ -80,6 +80,7 @@ export const POSTGRES_ERRORS = {
         'creating the schema or its tables failed, usually for a missing privilege (PostgreSQL’s `permission denied`) or a table of the same name in the way, or the role may not read the schema’s version (no `USAGE` on an existing schema, or no `SELECT` on its `weft_memory_migrations`); the whole transaction was rolled back.',
       fix: "the message includes PostgreSQL's error; give the role the `CREATE` privilege on the schema (and the database, for a new schema), or `USAGE` on the schema and `SELECT` on `weft_memory_migrations` when the message says it could not read the version, or choose another `schema`.",
     },
+    /** @claim errors-postgres-not-open-shutdown */
     WEFT_POSTGRES_NOT_OPEN: {
       summary: 'A method was called before `init()` or after `shutdown()`.',
       raisedBy: '`store`, `query`, `update`, `remove` and `clear` of `PostgresMemoryProvider`',
@@ -88,7 +89,7 @@ export const POSTGRES_ERRORS = {
         'memory-postgres/src/provider.ts#PostgresMemoryProvider.opened',
       ],
       cause:
-        'a method was called before `init()` or after `shutdown()`, or `shutdown()` ran while an operation was waiting for the server or for a free connection. The runtime calls both for you; this happens when a provider is used outside a runtime, or after `stop()`.',
+        'a method was called before `init()` or after `shutdown()`, or `shutdown()` ran while an operation was still trying to reach the server (within `pool.reconnectTimeoutMs`) or waiting for a free connection. An operation whose statement the server is already running is not failed: `shutdown()` waits for it to end. The runtime calls both for you; this happens when a provider is used outside a runtime, or after `stop()`.',
       fix: 'call `init()` first, and stop using the provider after `shutdown()`.',
     },
     /**

@@ -796,7 +796,7 @@ describe('PostgresMemoryProvider under faults', () => {
     expect(await memory.query({})).toEqual([]);
   }, 60_000);
 
-  it('fails a call still retrying when shutdown() runs with WEFT_POSTGRES_NOT_OPEN, naming the call [claim:pg-readme-shutdown-while-waiting] [claim:pg-readme-not-open]', async () => {
+  it('fails a call still retrying when shutdown() runs with WEFT_POSTGRES_NOT_OPEN, naming the call [claim:pg-readme-shutdown-while-waiting] [claim:pg-readme-not-open] [claim:errors-postgres-not-open-shutdown]', async () => {
     const memory = await db.open({ pool: { reconnectTimeoutMs: 30_000 } });
     await db.server().stop('fast');
     try {
@@ -816,7 +816,7 @@ describe('PostgresMemoryProvider under faults', () => {
     }
   }, 60_000);
 
-  it('fails a call waiting for a free connection when shutdown() runs with WEFT_POSTGRES_NOT_OPEN, not as a busy pool [claim:pg-readme-shutdown-while-waiting]', async () => {
+  it('fails a call waiting for a free connection when shutdown() runs with WEFT_POSTGRES_NOT_OPEN, not as a busy pool, and lets the statement already running end [claim:pg-readme-shutdown-while-waiting] [claim:errors-postgres-not-open-shutdown]', async () => {
     const memory = await db.open({
       id: 'shut-while-busy',
       pool: { max: 1, connectionTimeoutMs: 1000, reconnectTimeoutMs: 20_000 },
@@ -831,11 +831,16 @@ describe('PostgresMemoryProvider under faults', () => {
       const querying = memory.query({}).catch((error: unknown) => error);
       await new Promise((resolve) => setTimeout(resolve, 100));
       const closing = memory.shutdown();
+      let closed = false;
+      void closing.then(() => (closed = true));
       const failure = await querying;
       expect(WeftError.is(failure, 'WEFT_POSTGRES_NOT_OPEN')).toBe(true);
       expect((failure as Error).message).toMatch(
         /was shut down while query\(\) waited for a free connection; .*call init\(\) to open it again/,
       );
+      // shutdown() waits for the statement the server is running, which is not failed.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(closed).toBe(false);
       await lock.unlock();
       // The store in flight finishes before the pool closes.
       expect(await holding).toMatchObject({ space: 'held' });
