@@ -2170,7 +2170,7 @@ describe('ServerManager', () => {
       expect(garbage.error).toMatchObject({ status: 400, code: 'WEFT_BAD_REQUEST' });
     });
 
-    it('counts the URL and the header names and values against the header limit, not the separators and line breaks [claim:errors-431-counted-bytes]', async () => {
+    it('counts the URL and the header names and values against the header limit, not the separators and line breaks [claim:errors-431-counted-bytes] [claim:chat-readme-431] [claim:httpchat-row-431]', async () => {
       const server = await serve([echo]);
       // `X-0000: a` is 11 bytes on the wire, of which Node.js counts the 7 of its name and value.
       const request = (count: number): string =>

@@ -73,7 +73,7 @@ describe('getObject through OpenAIModelProvider', () => {
     }
   });
 
-  it('plans tasks on a server that refuses json_object, as LM Studio does, only with jsonMode: false [claim:mpo-json-mode-off] [claim:mpi-openai-servers]', async () => {
+  it('plans tasks on a server that refuses json_object, as LM Studio does, only with jsonMode: false [claim:mpo-json-mode-off] [claim:gs-lm-studio-json-mode] [claim:mpi-openai-servers]', async () => {
     // LM Studio's answer to `response_format: { type: 'json_object' }`.
     const lmStudio: Handler = (request, response) => {
       const refused = (request.json as SentBody).response_format !== undefined;
