@@ -235,7 +235,7 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
       }
       throw new PostgresSpaceCoordinatorError(
         'WEFT_COORDINATOR_ADMIT_FAILED',
-        `PostgresSpaceCoordinator.admit: PostgreSQL did not record a task of space "${bounded(space)}": ${maskedMessage(error, this.options.connectionString)}.`,
+        `PostgresSpaceCoordinator.admit: PostgreSQL did not confirm that it recorded a task of space "${bounded(space)}", which may still run: ${maskedMessage(error, this.options.connectionString)}.`,
         { status: 503, cause: maskedCause(error, this.options.connectionString) },
       );
     } finally {

@@ -957,6 +957,10 @@ describe('PostgresSpaceCoordinator errors', () => {
     const error = await errorOf(coordinator.admit(late));
     expect(error.code).toBe('WEFT_COORDINATOR_ADMIT_FAILED');
     expect(error.status).toBe(503);
+    // The row may have been written: the message must not say it was not.
+    expect(error.message).toMatch(
+      /^PostgresSpaceCoordinator\.admit: PostgreSQL did not confirm that it recorded a task of space "room", which may still run: /,
+    );
     await resumedWithin10s(late, 'written');
     const rows = await db.sql<{ owner: string }>(`SELECT owner::text FROM "${schema}".tasks`);
     expect(rows).toEqual([{ owner: coordinator.instance }]);
