@@ -22,9 +22,7 @@ export default tseslint.config(
       // Temporary folders that tests write inside the repository (so that their samples resolve
       // the workspace's packages) and remove; lint may run while they exist (npm test runs it
       // beside the test phases).
-      '.readme-samples-*/**',
-      '.tsdoc-packages-*/**',
-      'packages/core/.tsdoc-examples-*/**',
+      '.code-samples-*/**',
       'packages/create-weft/.variants-check-*/**',
       'packages/create-weft/.dev-check-*/**',
     ],

@@ -48,7 +48,7 @@ describe('check:docs', () => {
       'claims',
       'docs-prose',
       'package-readmes',
-      'tsdoc-examples',
+      'code-samples',
       'errors-registry',
       'log-messages',
       'configuration-reference',

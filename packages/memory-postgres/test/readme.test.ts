@@ -1,6 +1,6 @@
 /**
  * The README's Configure and Example blocks, run as a reader would run them one after the
- * other, against a real PostgreSQL server: type-checking alone (tests/unit/readme-samples.test.ts)
+ * other, against a real PostgreSQL server: type-checking alone (tests/unit/code-samples.test.ts)
  * cannot tell that a provider is used before it is opened.
  */
 import { readFileSync } from 'node:fs';
