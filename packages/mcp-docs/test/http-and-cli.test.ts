@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_ARGS, generateBundle, PING, rawPost, ROOT_DIR } from './support.js';
+import { CLI_ARGS, repositoryBundle, PING, rawPost, ROOT_DIR } from './support.js';
 
 const run = promisify(execFile);
 
@@ -18,7 +18,7 @@ let child: ChildProcess;
 let url: URL;
 
 beforeAll(async () => {
-  const bundleFile = await generateBundle();
+  const bundleFile = await repositoryBundle();
   child = spawn(process.execPath, [...CLI_ARGS, '--http', '--port', '0', '--data', bundleFile], {
     cwd: ROOT_DIR,
     stdio: ['ignore', 'ignore', 'pipe'],

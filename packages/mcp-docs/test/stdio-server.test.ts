@@ -17,14 +17,14 @@ import type { DocsBundle } from '../src/bundle.js';
 import { MAX_QUERY_LENGTH } from '../src/tools.js';
 import sidebars from '@weft-internal/docs-model/sidebar-order';
 import { registryLinks } from '../scripts/site-pages.js';
-import { CLI_ARGS, generateBundle, ROOT_DIR } from './support.js';
+import { CLI_ARGS, repositoryBundle, ROOT_DIR } from './support.js';
 
 let bundle: DocsBundle;
 let client: Client;
 const stderr: string[] = [];
 
 beforeAll(async () => {
-  const bundleFile = await generateBundle();
+  const bundleFile = await repositoryBundle();
   bundle = JSON.parse(await readFile(bundleFile, 'utf8')) as DocsBundle;
   const transport = new StdioClientTransport({
     command: process.execPath,

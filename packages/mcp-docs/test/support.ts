@@ -59,6 +59,18 @@ export async function generateBundle(
   return out;
 }
 
+let generatedOnce: Promise<string> | undefined;
+
+/**
+ * The bundle of the repository's own site build, generated once per test worker, which runs
+ * several test files with the same modules: the files that only read it share one generation
+ * (several seconds of processor time each) instead of making their own.
+ */
+export function repositoryBundle(): Promise<string> {
+  generatedOnce ??= generateBundle();
+  return generatedOnce;
+}
+
 /** A bundle of one page and nothing else: enough for tests of the transports. */
 export const SMALL_BUNDLE: DocsBundle = {
   format: BUNDLE_FORMAT,

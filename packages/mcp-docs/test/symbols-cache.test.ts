@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { isGenerated } from '@weft-internal/generated-assets/stamp';
 import type { DocsBundle } from '../src/bundle.js';
 import { SYMBOLS_CACHE, symbolsAsset, type Symbols } from '../scripts/symbols-cache.js';
-import { generateBundle, ROOT_DIR } from './support.js';
+import { repositoryBundle, ROOT_DIR } from './support.js';
 
 describe('the symbols kept between runs', () => {
   it('are made again when any package source, manifest or the TypeDoc options change', () => {
@@ -30,7 +30,7 @@ describe('the symbols kept between runs', () => {
   });
 
   it('are kept, for the sources as they are, once a bundle is generated, and are what it carries', async () => {
-    const bundle = JSON.parse(await readFile(await generateBundle(), 'utf8')) as DocsBundle;
+    const bundle = JSON.parse(await readFile(await repositoryBundle(), 'utf8')) as DocsBundle;
     expect(isGenerated(symbolsAsset(ROOT_DIR))).toBe(true);
     const kept = JSON.parse(await readFile(join(ROOT_DIR, SYMBOLS_CACHE), 'utf8')) as Symbols;
     expect(kept.symbols).toEqual(bundle.symbols);
