@@ -98,10 +98,14 @@ describe('the result of a step', () => {
       { success: false, error: 'the error', message: 'the message' },
       { success: false, message: 'only a message' },
       { success: false },
+      { success: false, error: '', message: 'an empty error is no reason' },
+      { success: false, error: '', message: '' },
     );
     expect(chain.map((item) => [item.type, item.error])).toEqual([
       ['error', 'the error'],
       ['error', 'only a message'],
+      ['error', 'the executor reported failure without a reason'],
+      ['error', 'an empty error is no reason'],
       ['error', 'the executor reported failure without a reason'],
     ]);
   });

@@ -431,7 +431,9 @@ function toItem(step: PipelineStep, result: PluginResult): Context {
   if (!result.success) {
     // The reason is text; from JavaScript, or through a cast, it may be what a catch caught (an
     // Error): that is described like a thrown error, and is never marked for users either.
-    const reason: unknown = result.error ?? result.message;
+    // An empty text is no reason: the next one is used, so the item is never left with an empty
+    // `error`, as a thrown error never is.
+    const reason: unknown = givenReason(result.error) ?? givenReason(result.message);
     const written = reason === undefined || reason === null || typeof reason === 'string';
     return {
       type: 'error',
@@ -459,6 +461,11 @@ function toItem(step: PipelineStep, result: PluginResult): Context {
     message: result.message,
     timestamp: new Date(),
   };
+}
+
+/** A failed result's `error` or `message` as a reason: `undefined` when it is absent or empty. */
+function givenReason(value: unknown): unknown {
+  return value === '' ? undefined : value;
 }
 
 /**

@@ -24,7 +24,10 @@ export interface PluginResult {
    * @claim tsdoc-plugin-result-message
    */
   message?: string;
-  /** Why the step failed, when `success` is `false`. */
+  /**
+   * Why the step failed, when `success` is `false`. When it is absent or empty, the chain's error
+   * item uses `message`, or a generic text when that is absent or empty too.
+   */
   error?: string;
   /**
    * With `success: false`, marks `error` as written for the user: it says what to change and
