@@ -175,13 +175,16 @@ function checkOptions(options: unknown): void {
     if (!Array.isArray(given.responses)) {
       refuse(`option "responses" must be a list of responses, got ${describe(given.responses)}`);
     }
-    (given.responses as unknown[]).forEach((response, index) => {
-      if (!isResponse(response)) {
+    // An index loop, not forEach: forEach skips the holes of a sparse list (`[, 'text']`), which
+    // would be queued as `undefined` and end the script at that call, past the fallback.
+    const responses = given.responses as unknown[];
+    for (let index = 0; index < responses.length; index += 1) {
+      if (!isResponse(responses[index])) {
         refuse(
-          `option "responses[${index}]" must be text, an object, a list or a function, got ${describe(response)}`,
+          `option "responses[${index}]" must be text, an object, a list or a function, got ${describe(responses[index])}`,
         );
       }
-    });
+    }
   }
   if (given.fallback !== undefined && !isResponse(given.fallback)) {
     refuse(

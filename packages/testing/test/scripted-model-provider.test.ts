@@ -47,6 +47,16 @@ describe('ScriptedModelProvider', () => {
         'option "responses[1]" must be text, an object, a list or a function, got number 42',
       ],
       [
+        // A hole of a sparse list would be queued as undefined and end the script there.
+        // eslint-disable-next-line no-sparse-arrays
+        { responses: [, 'second'] },
+        'option "responses[0]" must be text, an object, a list or a function, got undefined',
+      ],
+      [
+        { responses: new Array(2) },
+        'option "responses[0]" must be text, an object, a list or a function, got undefined',
+      ],
+      [
         { fallback: null },
         'option "fallback" must be text, an object, a list or a function, got null',
       ],
