@@ -7,6 +7,7 @@ import path from 'node:path';
 import { Runtime } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import { capturingLogger, type LogLine } from '@weft-internal/test-support/capturing-logger';
 import {
   deferred,
@@ -477,5 +478,31 @@ describe('step errors in the log', () => {
     }
     const logged = lines.filter((line) => line.msg === 'step failed').map((line) => line.error);
     expect(logged).toEqual([`${'z'.repeat(1_996)}...`, `${'z'.repeat(1_996)}...`]);
+  });
+
+  it("cuts the validation error of a getObject answer to 2,000 characters in the getObject answer rejected line [claim:obs-error-message-cut]", async () => {
+    const { logger, lines } = capturingLogger('debug');
+    // One wrong field per item: zod's message for 3,000 items runs to about 200,000 characters.
+    const answer = { items: Array.from({ length: 3_000 }, () => ({ name: 1 })) };
+    const runtime = stopAfterTest(
+      await Runtime.init({
+        models: [new ScriptedModelProvider({ responses: [answer, { items: [] }] })],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [],
+        options: { logger },
+      }),
+    );
+    const result = await runtime.models.getObject({
+      schema: z.object({ items: z.array(z.object({ name: z.string() })) }),
+      schemaName: 'Items',
+      prompt: 'List the items.',
+    });
+    expect(result).toEqual({ items: [] });
+    const rejected = lines.filter((line) => line.msg === 'getObject answer rejected');
+    expect(rejected).toHaveLength(1);
+    const error = String(rejected[0]?.error);
+    expect(error).toHaveLength(2_000);
+    expect(error).toMatch(/^✖ Invalid input: expected string, received number\n/);
+    expect(error.endsWith('...')).toBe(true);
   });
 });
