@@ -410,3 +410,32 @@ describe('log lines of the first-party packages in the observability guide', () 
     });
   }
 });
+
+describe('the task fields of the first-party packages’ lines', () => {
+  it('gives space with taskId, and taskId with a ticket, on every package line but those the guide names [claim:obs-task-lines-exceptions]', () => {
+    const calls = Object.keys(PACKAGES).flatMap((folder) => packageLogCalls(folder));
+    const withoutSpace = calls
+      .filter(({ fields }) => fields.includes('taskId') && !fields.includes('space'))
+      .map(({ message }) => message);
+    const withoutTaskId = calls
+      .filter(({ fields }) => fields.includes('ticket') && !fields.includes('taskId'))
+      .map(({ message }) => message);
+    expect(new Set(withoutSpace)).toEqual(
+      new Set([
+        'chat: task ended without a reply',
+        'websocket: no reply in time; the client was told',
+        'websocket: task ended without a reply',
+      ]),
+    );
+    expect(new Set(withoutTaskId)).toEqual(
+      new Set(['could not record the end of a task; giving this instance’s spaces up']),
+    );
+    // The guide names each of them, by the start of its message, in the prose above the tables.
+    const prose = /^Components log through child loggers.*$/m.exec(
+      readDoc('guides/observability.md'),
+    )?.[0];
+    for (const message of [...withoutSpace, ...withoutTaskId]) {
+      expect(prose, message).toContain(`\`${message.split(';')[0]}`);
+    }
+  });
+});

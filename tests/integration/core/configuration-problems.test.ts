@@ -90,6 +90,12 @@ describe('Runtime.init reports every configuration problem in one error', () => 
     expect((await Runtime.init(config({}))).logger.level).toBe('warn');
     vi.stubEnv('WEFT_LOG_LEVEL', '');
     expect((await Runtime.init(config({}))).logger.level).toBe('info');
+    // Blanks around it are ignored, as the guide's sample logger reads it too (a `.env` line
+    // `WEFT_LOG_LEVEL= error `); blanks alone count as empty.
+    vi.stubEnv('WEFT_LOG_LEVEL', ' error ');
+    expect((await Runtime.init(config({}))).logger.level).toBe('error');
+    vi.stubEnv('WEFT_LOG_LEVEL', '   ');
+    expect((await Runtime.init(config({}))).logger.level).toBe('info');
   });
 
   it('has the server refuse the same rule when created directly', () => {

@@ -4,9 +4,10 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { Runtime } from '@weft/core';
+import { Runtime, type SpaceCoordinator } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import { capturingLogger, type LogLine } from '@weft-internal/test-support/capturing-logger';
 import {
   deferred,
@@ -314,6 +315,63 @@ describe('the component of a line', () => {
   });
 });
 
+describe('a logger of your own', () => {
+  it('receives the lines of the runtime and of every component, none going to the default logger [claim:obs-own-logger]', async () => {
+    const { logger, lines } = capturingLogger('debug');
+    const memory = new InMemoryMemoryProvider();
+    memory.store = () => Promise.reject(new Error('disk full'));
+    // A coordinator that keeps one ticket per task and fails to give a space back.
+    let nextTicket = 1;
+    const coordinator: SpaceCoordinator = {
+      id: 'failing-release',
+      init: async () => undefined,
+      shutdown: async () => undefined,
+      admit: async () => nextTicket++,
+      acquire: async () => ({ ticket: nextTicket - 1, signal: new AbortController().signal }),
+      release: () => Promise.reject(new Error('connection terminated')),
+    };
+    const runtime = stopAfterTest(
+      await Runtime.init({
+        // The first answer is no plan: getObject logs it, and asks again.
+        models: [
+          new ScriptedModelProvider({ responses: ['not json'], fallback: plan(['echo', 'reply']) }),
+        ],
+        memory,
+        coordinator,
+        plugins: [echoPlugin(), pingerPlugin()],
+        options: {
+          logger,
+          server: { port: 0 },
+          analytics: {
+            trackers: [
+              {
+                onTaskStart: () => {
+                  throw new Error('tracker broke');
+                },
+              },
+            ],
+          },
+        },
+      }),
+    );
+    await runtime.start();
+    await runtime.dispatch({ pluginId: 'echo', triggerId: 'test', space: 'obs-own' });
+    await runtime.stop();
+    const components = new Set(lines.map((line) => line.component ?? 'none'));
+    for (const component of [
+      'none',
+      'pipeline',
+      'models',
+      'memory',
+      'coordinator',
+      'server',
+      'analytics',
+    ]) {
+      expect(components, component).toContain(component);
+    }
+  });
+});
+
 describe('the lines of a stop', () => {
   it('writes runtime stopped when stop() finishes, and when a failed start has rolled back with no stop() called [claim:obs-runtime-stopped-line]', async () => {
     const stopped = (lines: LogLine[]) => lines.filter((line) => line.msg === 'runtime stopped');
@@ -477,5 +535,31 @@ describe('step errors in the log', () => {
     }
     const logged = lines.filter((line) => line.msg === 'step failed').map((line) => line.error);
     expect(logged).toEqual([`${'z'.repeat(1_996)}...`, `${'z'.repeat(1_996)}...`]);
+  });
+
+  it('cuts the validation error of a getObject answer to 2,000 characters in the getObject answer rejected line [claim:obs-error-message-cut]', async () => {
+    const { logger, lines } = capturingLogger('debug');
+    // One wrong field per item: zod's message for 3,000 items runs to about 200,000 characters.
+    const answer = { items: Array.from({ length: 3_000 }, () => ({ name: 1 })) };
+    const runtime = stopAfterTest(
+      await Runtime.init({
+        models: [new ScriptedModelProvider({ responses: [answer, { items: [] }] })],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [],
+        options: { logger },
+      }),
+    );
+    const result = await runtime.models.getObject({
+      schema: z.object({ items: z.array(z.object({ name: z.string() })) }),
+      schemaName: 'Items',
+      prompt: 'List the items.',
+    });
+    expect(result).toEqual({ items: [] });
+    const rejected = lines.filter((line) => line.msg === 'getObject answer rejected');
+    expect(rejected).toHaveLength(1);
+    const error = String(rejected[0]?.error);
+    expect(error).toHaveLength(2_000);
+    expect(error).toMatch(/^✖ Invalid input: expected string, received number\n/);
+    expect(error.endsWith('...')).toBe(true);
   });
 });

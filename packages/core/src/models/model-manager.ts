@@ -11,7 +11,9 @@ import {
 } from '../capabilities/capability.js';
 import type { PromptRegistry } from '../prompts/prompt-registry.js';
 import { describeError, WeftError } from '../errors/weft-error.js';
+import { cutText } from '../util/cut-text.js';
 import { raceAbort } from '../util/deadline.js';
+import { MAX_LOGGED_ERROR_CHARS } from '../util/logger.js';
 import { formatZodSchema, inputJsonSchema } from './format-zod-schema.js';
 import { assertZod4Schema } from './zod-schema-check.js';
 import { extractJson, type GetObjectConfig } from './get-object.js';
@@ -516,7 +518,12 @@ export class ModelManager {
       const parsed = await parseAnswer(asked.schema, text, signal);
       if (parsed.success) return asked.unwrap(parsed.data) as z.output<T>;
       lastError = parsed.error;
-      this.logger?.debug({ schemaName, attempt, error: lastError }, 'getObject answer rejected');
+      // Cut as every error field is: an answer with thousands of wrong items gives a validation
+      // message of hundreds of kilobytes.
+      this.logger?.debug(
+        { schemaName, attempt, error: cutText(lastError, MAX_LOGGED_ERROR_CHARS) },
+        'getObject answer rejected',
+      );
       messages.push(
         { role: 'assistant', content: text },
         {
