@@ -141,10 +141,16 @@ describe('PromptRegistry', () => {
     expect(await prompts.render('chat/reply', { name: 'Ada', title: 'Dr' })).toBe('Dr Ada');
   });
 
-  it('fails on a misspelt variable in an output or a for loop, uses the default of an output whose first filter is default, and treats one in an if as false [claim:cu-liquid-strict]', async () => {
+  it('fails on a misspelt variable in an output, an assign or a for loop, uses the default of an output or assign whose first filter is default, and treats one in an if as false [claim:cu-liquid-strict]', async () => {
     const prompts = new PromptRegistry();
     prompts.register('chat', 'output', 'Hello {{ usr }}');
     prompts.register('chat', 'defaulted', "Hello {{ usr | default: 'you' }}");
+    prompts.register('chat', 'assign', '{% assign who = usr %}Hello');
+    prompts.register(
+      'chat',
+      'assign-defaulted',
+      "{% assign who = usr | default: 'you' %}Hello {{ who }}",
+    );
     prompts.register('chat', 'property', 'Hello {{ user.nmae }}');
     prompts.register('chat', 'loop', '{% for item in itmes %}{{ item }}{% endfor %}');
     prompts.register('chat', 'condition', '{% if usr %}known{% else %}missing{% endif %}');
@@ -153,6 +159,7 @@ describe('PromptRegistry', () => {
     for (const [name, missing] of [
       ['output', 'usr'],
       ['property', 'user.nmae'],
+      ['assign', 'usr'],
       ['loop', 'itmes'],
     ] as const) {
       const error = await errorOf(prompts.render(`chat/${name}`, variables));
@@ -160,6 +167,7 @@ describe('PromptRegistry', () => {
       expect(error.message).toContain(`undefined variable: ${missing}`);
     }
     expect(await prompts.render('chat/defaulted', variables)).toBe('Hello you');
+    expect(await prompts.render('chat/assign-defaulted', variables)).toBe('Hello you');
     expect(await prompts.render('chat/condition', variables)).toBe('missing');
     expect(await prompts.render('chat/condition', { usr: 'Ada' })).toBe('known');
   });
@@ -1013,10 +1021,16 @@ describe('PromptRegistry with function templates', () => {
     expect(await prompts.render('mail/proto', JSON.parse('{"__proto__": "given"}'))).toBe('given');
   });
 
-  it('fails on a missing variable a liquid template outputs (without a first default filter) or loops over or a function template declares, and calls an undeclaring function as given [claim:cu-prompts-row] [claim:liq-function-unlisted]', async () => {
+  it('fails on a missing variable a liquid template outputs or assigns (without a first default filter) or loops over or a function template declares, and calls an undeclaring function as given [claim:cu-prompts-row] [claim:liq-function-unlisted]', async () => {
     const prompts = new PromptRegistry();
     prompts.register('chat', 'output', 'Hello {{ name }}');
     prompts.register('chat', 'defaulted', 'Hello {{ name | default: "you" }}');
+    prompts.register('chat', 'assign', '{% assign who = name %}Hello');
+    prompts.register(
+      'chat',
+      'assign-defaulted',
+      '{% assign who = name | default: "you" %}Hello {{ who }}',
+    );
     prompts.register('chat', 'late-default', 'Hello {{ name | upcase | default: "you" }}');
     prompts.register('chat', 'loop', '{% for item in items %}{{ item }}{% endfor %}');
     prompts.register(
@@ -1026,6 +1040,7 @@ describe('PromptRegistry with function templates', () => {
     );
     for (const [name, missing] of [
       ['output', 'name'],
+      ['assign', 'name'],
       ['loop', 'items'],
       ['declared', 'name'],
       ['late-default', 'name'],
@@ -1035,6 +1050,7 @@ describe('PromptRegistry with function templates', () => {
       expect(error.message).toContain(`undefined variable: ${missing}`);
     }
     expect(await prompts.render('chat/defaulted', {})).toBe('Hello you');
+    expect(await prompts.render('chat/assign-defaulted', {})).toBe('Hello you');
     // A function that declares no variables is called with what was passed, missing ones too.
     const plain = vi.fn(
       (variables: Readonly<Record<string, unknown>>) => `Hello ${String(variables.name)}`,

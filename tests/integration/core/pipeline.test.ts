@@ -1,6 +1,5 @@
 import {
   formatZodSchema,
-  MAX_QUERY_SPACE_PATTERNS,
   MemoryManager,
   PipelineSchema,
   Scheduler,
@@ -1296,10 +1295,8 @@ describe('task memories', () => {
       plugins: [echoPlugin({ executors: [reply] })],
       responses: planner(['echo', 'reply']),
     });
-    const relatedSpaces = Array.from(
-      { length: MAX_QUERY_SPACE_PATTERNS + 1 },
-      (_, index) => `room-${index}-*`,
-    );
+    // The page's figure, not the constant: a changed limit must fail this test.
+    const relatedSpaces = Array.from({ length: 101 }, (_, index) => `room-${index}-*`);
     // An earlier task of the space itself, which the planner is not shown either.
     await runtime.dispatch({
       pluginId: 'echo',

@@ -39,6 +39,9 @@ describe('spaceId', () => {
   it('escapes every other character as "_" and the hex of its UTF-8 bytes [claim:sp-encoding] [claim:sp-encoding-bytes]', () => {
     expect(spaceId('chat', 'r42-user-alice')).toBe('chat-r42_2duser_2dalice');
     expect(spaceId('x', 'a_b', 'café', 'a/b*')).toBe('x-a_5fb-caf_c3_a9-a_2fb_2a');
+    // Two digits even for a byte under 0x10: with one, "\nb" would read as the byte 0xab.
+    expect(spaceId('x', '\nb')).toBe('x-_0ab');
+    expect(spaceId('x', '\t')).toBe('x-_09');
   });
 
   it('is injective: no two lists of adversarial parts give the same id [claim:trig-spaceid-escapes] [claim:sp-encoding] [claim:tut-space-per-conversation]', () => {
