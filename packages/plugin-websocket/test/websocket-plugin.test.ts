@@ -771,7 +771,14 @@ describe('WebSocketPlugin upgrade checks', () => {
       code: 'WEFT_HOST_NOT_ALLOWED',
       message: 'Host "rebound.example" is not allowed by this server',
     });
-    for (const target of ['http://user@localhost/ws', 'http://localhost@rebound.example/ws']) {
+    // A target naming no host, or only a port, is malformed too, not a request for another path.
+    for (const target of [
+      'http://user@localhost/ws',
+      'http://localhost@rebound.example/ws',
+      'http:///ws',
+      'http://@/ws',
+      'http://:3001/ws',
+    ]) {
       for (const url of [booted.url, anyHost.url]) {
         const answer = await upgradeTo(url, target, 'localhost');
         expect(answer, `${url} ${target}`).toMatch(/^HTTP\/1\.1 400 /);
