@@ -1455,6 +1455,7 @@ describe('ServerManager', () => {
       // A target that names no host, or user information, is malformed whatever the allowed hosts.
       for (const target of [
         'http:///echo',
+        'http://:80/echo',
         'http://localhost@attacker.example/echo',
         'http://user:secret@localhost/echo',
       ]) {

@@ -91,7 +91,7 @@ export function upgradeGate(
       : new Set(options.allowedOrigins.map((origin) => normaliseOrigin(origin) as string));
   return async (request, requestId, openConnections) => {
     // A target that is no URL (`//[x`) has no path, and is refused as any other path is.
-    const path = requestPath(request.url ?? '/');
+    const path = targetPath(request.url ?? '/');
     if (path !== options.path) {
       return refuse(
         404,
@@ -182,6 +182,19 @@ export function upgradeGate(
     }
     return { admitted: verdict.user === undefined ? {} : { user: verdict.user } };
   };
+}
+
+/**
+ * The path a request target names. A target in absolute form is read as RFC 9112 reads it, the
+ * path being what follows the authority: a URL parser would take the first segment of
+ * `http:///ws` for its host and find the path `/`, so that a target naming no host would be
+ * refused as a wrong path (404) rather than as malformed (400).
+ */
+function targetPath(target: string): string | undefined {
+  const authority = absoluteFormAuthority(target);
+  if (authority === undefined) return requestPath(target);
+  const rest = target.slice(target.indexOf('//') + 2 + authority.length);
+  return requestPath(`http://localhost${rest.startsWith('/') ? '' : '/'}${rest}`);
 }
 
 /** Whether the request speaks HTTP/1.1 or later, which a websocket upgrade needs. */

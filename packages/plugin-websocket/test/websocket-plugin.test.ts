@@ -771,7 +771,14 @@ describe('WebSocketPlugin upgrade checks', () => {
       code: 'WEFT_HOST_NOT_ALLOWED',
       message: 'Host "rebound.example" is not allowed by this server',
     });
-    for (const target of ['http://user@localhost/ws', 'http://localhost@rebound.example/ws']) {
+    // A target naming no host, or only a port, is malformed too, not a request for another path.
+    for (const target of [
+      'http://user@localhost/ws',
+      'http://localhost@rebound.example/ws',
+      'http:///ws',
+      'http://@/ws',
+      'http://:3001/ws',
+    ]) {
       for (const url of [booted.url, anyHost.url]) {
         const answer = await upgradeTo(url, target, 'localhost');
         expect(answer, `${url} ${target}`).toMatch(/^HTTP\/1\.1 400 /);
@@ -2053,14 +2060,19 @@ describe('WebSocketPlugin defaults', () => {
           'Upgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n' +
           'Sec-WebSocket-Version: 13\r\n\r\n',
       );
-    // A URL reads `//[x` as a host that cannot be, and `http://[/ws` likewise.
-    for (const target of ['//[x', 'http://[/ws']) {
-      const answer = await answerTo(target);
-      expect(answer, target).toMatch(/^HTTP\/1\.1 404 Not Found\r\n/);
-      expect(JSON.parse(answer.split('\r\n\r\n')[1] ?? ''), target).toMatchObject({
-        error: { status: 404, code: 'WEFT_WS_UPGRADE_REQUIRED' },
-      });
-    }
+    // A URL reads `//[x` as a host that cannot be: it names no path.
+    const answer = await answerTo('//[x');
+    expect(answer).toMatch(/^HTTP\/1\.1 404 Not Found\r\n/);
+    expect(JSON.parse(answer.split('\r\n\r\n')[1] ?? '')).toMatchObject({
+      error: { status: 404, code: 'WEFT_WS_UPGRADE_REQUIRED' },
+    });
+    // In absolute form, the path follows the authority, as RFC 9112 reads it: `http://[/ws` asks
+    // for the plugin's path, and its host `[` is refused, as the runtime's server refuses it.
+    const badHost = await answerTo('http://[/ws');
+    expect(badHost).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);
+    expect(JSON.parse(badHost.split('\r\n\r\n')[1] ?? '')).toMatchObject({
+      error: { status: 403, code: 'WEFT_HOST_NOT_ALLOWED' },
+    });
     expect(booted.logs.filter((line) => line.msg === 'websocket: upgrade failed')).toEqual([]);
     expect(booted.plugin.connectionCount).toBe(0);
   });

@@ -22,12 +22,13 @@ export function absoluteFormAuthority(target: string | undefined): string | unde
 }
 
 /**
- * Whether an authority from {@link absoluteFormAuthority} can be judged as a host: it names one,
- * and carries no user information (`user@`), which RFC 9110 (section 4.2.4) asks a server to
- * treat as an error in an `http` URI.
+ * Whether an authority from {@link absoluteFormAuthority} can be judged as a host: it names one
+ * (not only a port, as `:80` does), and carries no user information (`user@`), which RFC 9110
+ * (section 4.2.4) asks a server to treat as an error in an `http` URI.
  */
 export function namesHostOnly(authority: string): boolean {
-  return authority.trim() !== '' && !authority.includes('@');
+  const trimmed = authority.trim();
+  return trimmed !== '' && !trimmed.startsWith(':') && !authority.includes('@');
 }
 
 /** The answer's message to a target in absolute form that {@link namesHostOnly} refuses. */
