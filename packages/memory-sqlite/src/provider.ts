@@ -117,7 +117,7 @@ export class SqliteMemoryProvider extends MemoryProvider {
    * opens the database again.
    *
    * @throws `WeftError` `WEFT_SQLITE_OPEN_FAILED` when the file cannot be
-   * opened, the process may not write it or its directory, or it is not a SQLite database, or, when the file needs switching to WAL mode or a schema
+   * opened, the process may not write it, its directory or the `-wal` and `-shm` files beside it, or it is not a SQLite database, or, when the file needs switching to WAL mode or a schema
    * migration, another connection holds its write lock (or, on a file in rollback-journal mode
    * being switched to WAL, any lock) longer than `busyTimeoutMs` (SQLite's
    * error is the `cause`), `WEFT_SQLITE_SCHEMA_TOO_NEW` when its schema version is newer than this package
@@ -332,18 +332,22 @@ export class SqliteMemoryProvider extends MemoryProvider {
   }
 
   private refuseUnwritableFile(path: string): void {
-    try {
-      accessSync(path, constants.W_OK);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      // A missing file is created by SQLite, or refused with its own message.
-      if (code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS') return;
-      throw new SqliteMemoryProviderError(
-        'WEFT_SQLITE_OPEN_FAILED',
-        `${this.label}: cannot open the database "${path}" for writing: ${describeError(error)}; ` +
-          ACCESS_HINT,
-        { cause: error },
-      );
+    // A -wal or -shm file left beside the database by a process of another user (one that still
+    // has it open, or crashed) makes SQLite open the database read-only just the same.
+    for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+      try {
+        accessSync(file, constants.W_OK);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        // A missing file is created by SQLite, or refused with its own message.
+        if (code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS') continue;
+        throw new SqliteMemoryProviderError(
+          'WEFT_SQLITE_OPEN_FAILED',
+          `${this.label}: cannot open the database "${path}" for writing: ${describeError(error)}; ` +
+            ACCESS_HINT,
+          { cause: error },
+        );
+      }
     }
   }
 

@@ -218,6 +218,29 @@ describe('SqliteMemoryProvider errors', () => {
     expect(await readdir(dirname(db.path()))).not.toContain('weft.db-wal');
   });
 
+  it('give WEFT_SQLITE_OPEN_FAILED for a file it may write whose -wal and -shm files it may only read, rather than failing at the first store [claim:sqlite-open-access]', async () => {
+    // A process of another user has the file open, so its -wal and -shm files are there and
+    // belong to that user: SQLite alone would open the database read-only.
+    const made = await db.open();
+    await made.store({ space: 'room', kind: 'note', content: 1, metadata: {} });
+    await made.shutdown();
+    const holder = new Database(db.path());
+    try {
+      holder.prepare('SELECT count(*) FROM memories').get();
+      const { code, message } = await initUnprivileged(db.path(), async () => {
+        await chmod(`${db.path()}-wal`, 0o444);
+        await chmod(`${db.path()}-shm`, 0o444);
+      });
+      expect(code).toBe('WEFT_SQLITE_OPEN_FAILED');
+      const [firstLine] = message.split('\n');
+      expect(firstLine).toContain(`cannot open the database "${db.path()}" for writing: `);
+      expect(firstLine).toMatch(/weft\.db-(wal|shm)'/);
+      expect(firstLine).toContain('check that the process may write this file');
+    } finally {
+      holder.close();
+    }
+  });
+
   it('give WEFT_SQLITE_OPEN_FAILED, with SQLITE_BUSY as cause and advice about the lock, when init() must migrate and meets a write lock held past busyTimeoutMs [claim:sqlite-init-busy] [claim:sqlite-sqlite-errors] [claim:tsdoc-sqlite-init] [claim:sqlite-error-format]', async () => {
     // A new file in WAL mode, so only the migration needs the lock the holder has.
     const holder = new Database(db.path());
