@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { WeftError } from '@weft/core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SqliteMemoryProvider, SqliteMemoryProviderError } from '../src/index.js';
 import { useTempDatabase } from './helpers.js';
 
@@ -287,6 +287,38 @@ describe('SqliteMemoryProvider errors', () => {
     } finally {
       holder.exec('ROLLBACK');
       holder.close();
+    }
+  });
+
+  it('say that SQLite did not wait for the write lock of a rollback-journal file even when opening the file was slow [claim:sqlite-init-busy]', async () => {
+    // A cold load of the native module on a busy machine takes time before any lock is asked
+    // for; here opening takes 1.5 s, more than half of busyTimeoutMs, and must not count as a wait.
+    vi.doMock('better-sqlite3', async (importOriginal) => {
+      const real = (await importOriginal<{ default: typeof Database }>()).default;
+      function SlowDatabase(...args: ConstructorParameters<typeof Database>): Database.Database {
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1500);
+        return new real(...args);
+      }
+      return { default: SlowDatabase };
+    });
+    vi.resetModules();
+    const holder = new Database(db.path());
+    try {
+      const { SqliteMemoryProvider: Provider } = await import('../src/index.js');
+      holder.exec('BEGIN IMMEDIATE');
+      const error = await new Provider({ path: db.path(), busyTimeoutMs: 2000 })
+        .init()
+        .catch((caught: unknown) => caught);
+      expect((error as { code?: string }).code).toBe('WEFT_SQLITE_OPEN_FAILED');
+      expect((error as Error).message).toContain(
+        'database is locked; another connection holds the write lock of this file in ' +
+          'rollback-journal mode, which SQLite does not wait for while switching the file to WAL; ' +
+          'start again once it is released [WEFT_SQLITE_OPEN_FAILED]',
+      );
+    } finally {
+      holder.close();
+      vi.doUnmock('better-sqlite3');
+      vi.resetModules();
     }
   });
 
