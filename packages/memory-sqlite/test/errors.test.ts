@@ -218,7 +218,7 @@ describe('SqliteMemoryProvider errors', () => {
     expect(await readdir(dirname(db.path()))).not.toContain('weft.db-wal');
   });
 
-  it('give WEFT_SQLITE_OPEN_FAILED for a file it may write whose -wal and -shm files it may only read, rather than failing at the first store [claim:sqlite-open-access]', async () => {
+  it('give WEFT_SQLITE_OPEN_FAILED for a file it may write whose -wal and -shm files it may only read, rather than failing at the first store [claim:sqlite-open-access] [claim:tsdoc-sqlite-init]', async () => {
     // A process of another user has the file open, so its -wal and -shm files are there and
     // belong to that user: SQLite alone would open the database read-only.
     const made = await db.open();
