@@ -117,7 +117,7 @@ export class SqliteMemoryProvider extends MemoryProvider {
    * opens the database again.
    *
    * @throws `WeftError` `WEFT_SQLITE_OPEN_FAILED` when the file cannot be
-   * opened, the process may not write it or its directory, or it is not a SQLite database, or, when the file needs switching to WAL mode or a schema
+   * opened, the process may not write it, its directory or the `-wal` and `-shm` files beside it, or it is not a SQLite database, or, when the file needs switching to WAL mode or a schema
    * migration, another connection holds its write lock (or, on a file in rollback-journal mode
    * being switched to WAL, any lock) longer than `busyTimeoutMs` (SQLite's
    * error is the `cause`), `WEFT_SQLITE_SCHEMA_TOO_NEW` when its schema version is newer than this package
@@ -128,7 +128,6 @@ export class SqliteMemoryProvider extends MemoryProvider {
   override async init(): Promise<void> {
     if (this.connection) return;
     const { path, busyTimeoutMs } = this.options;
-    const started = performance.now();
     // SQLite opens a file it may not write read-only without a word, and only a later write
     // would fail; a store that cannot keep a memory is refused at start instead.
     if (path !== IN_MEMORY_PATH) this.refuseUnwritableFile(path);
@@ -145,6 +144,9 @@ export class SqliteMemoryProvider extends MemoryProvider {
         { cause: error },
       );
     }
+    // When the step that needs a lock began: how long SQLite waited tells a lock it waits for from
+    // one it does not, and loading the native module or opening the file must not count.
+    let stepStarted = performance.now();
     try {
       // better-sqlite3 opens lazily: a file that is not a SQLite database (SQLITE_NOTADB) or whose
       // first page is damaged (SQLITE_CORRUPT) first fails here, when a statement reads its
@@ -154,8 +156,10 @@ export class SqliteMemoryProvider extends MemoryProvider {
       const label = `${this.label} (${path})`;
       // Switching to WAL rewrites the file's header, so a file this version must refuse is
       // refused first, untouched; migrate() checks again under its write lock.
+      stepStarted = performance.now();
       const version = refuseNewerSchema(db, label);
       if (path !== IN_MEMORY_PATH) {
+        stepStarted = performance.now();
         db.pragma('journal_mode = WAL');
         // SQLite as better-sqlite3 builds it defaults a database in WAL mode to synchronous =
         // NORMAL, which syncs the log only at checkpoints: a power cut or a crash of the system
@@ -166,6 +170,7 @@ export class SqliteMemoryProvider extends MemoryProvider {
       // A current schema needs no write lock, so opening it never waits for another writer.
       // Otherwise migrate() takes the lock and reads the version again, since another connection
       // may have migrated the file meanwhile.
+      stepStarted = performance.now();
       if (version < SCHEMA_VERSION) migrate(db, label);
       const statements = prepareStatements(db);
       // A burst of stores runs the clock ahead of Date.now(), a millisecond per store; starting
@@ -180,7 +185,7 @@ export class SqliteMemoryProvider extends MemoryProvider {
       throw new SqliteMemoryProviderError(
         'WEFT_SQLITE_OPEN_FAILED',
         `${this.label}: cannot open the database "${path}": ${describeError(error)}; ` +
-          openFailureHint(error, busyTimeoutMs, performance.now() - started),
+          openFailureHint(error, busyTimeoutMs, performance.now() - stepStarted),
         { cause: error },
       );
     }
@@ -332,18 +337,22 @@ export class SqliteMemoryProvider extends MemoryProvider {
   }
 
   private refuseUnwritableFile(path: string): void {
-    try {
-      accessSync(path, constants.W_OK);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      // A missing file is created by SQLite, or refused with its own message.
-      if (code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS') return;
-      throw new SqliteMemoryProviderError(
-        'WEFT_SQLITE_OPEN_FAILED',
-        `${this.label}: cannot open the database "${path}" for writing: ${describeError(error)}; ` +
-          ACCESS_HINT,
-        { cause: error },
-      );
+    // A -wal or -shm file left beside the database by a process of another user (one that still
+    // has it open, or crashed) makes SQLite open the database read-only just the same.
+    for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+      try {
+        accessSync(file, constants.W_OK);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        // A missing file is created by SQLite, or refused with its own message.
+        if (code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS') continue;
+        throw new SqliteMemoryProviderError(
+          'WEFT_SQLITE_OPEN_FAILED',
+          `${this.label}: cannot open the database "${path}" for writing: ${describeError(error)}; ` +
+            ACCESS_HINT,
+          { cause: error },
+        );
+      }
     }
   }
 
@@ -376,7 +385,7 @@ export class SqliteMemoryProvider extends MemoryProvider {
  *
  * @param error - What SQLite threw.
  * @param busyTimeoutMs - The provider's busy timeout.
- * @param waitedMs - How long `init()` ran before it failed.
+ * @param waitedMs - How long the step of `init()` that failed ran.
  * @returns The advice, for the end of the message.
  */
 function openFailureHint(error: unknown, busyTimeoutMs: number, waitedMs: number): string {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { WeftError } from '@weft/core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SqliteMemoryProvider, SqliteMemoryProviderError } from '../src/index.js';
 import { useTempDatabase } from './helpers.js';
 
@@ -218,6 +218,29 @@ describe('SqliteMemoryProvider errors', () => {
     expect(await readdir(dirname(db.path()))).not.toContain('weft.db-wal');
   });
 
+  it('give WEFT_SQLITE_OPEN_FAILED for a file it may write whose -wal and -shm files it may only read, rather than failing at the first store [claim:sqlite-open-access] [claim:tsdoc-sqlite-init]', async () => {
+    // A process of another user has the file open, so its -wal and -shm files are there and
+    // belong to that user: SQLite alone would open the database read-only.
+    const made = await db.open();
+    await made.store({ space: 'room', kind: 'note', content: 1, metadata: {} });
+    await made.shutdown();
+    const holder = new Database(db.path());
+    try {
+      holder.prepare('SELECT count(*) FROM memories').get();
+      const { code, message } = await initUnprivileged(db.path(), async () => {
+        await chmod(`${db.path()}-wal`, 0o444);
+        await chmod(`${db.path()}-shm`, 0o444);
+      });
+      expect(code).toBe('WEFT_SQLITE_OPEN_FAILED');
+      const [firstLine] = message.split('\n');
+      expect(firstLine).toContain(`cannot open the database "${db.path()}" for writing: `);
+      expect(firstLine).toMatch(/weft\.db-(wal|shm)'/);
+      expect(firstLine).toContain('check that the process may write this file');
+    } finally {
+      holder.close();
+    }
+  });
+
   it('give WEFT_SQLITE_OPEN_FAILED, with SQLITE_BUSY as cause and advice about the lock, when init() must migrate and meets a write lock held past busyTimeoutMs [claim:sqlite-init-busy] [claim:sqlite-sqlite-errors] [claim:tsdoc-sqlite-init] [claim:sqlite-error-format]', async () => {
     // A new file in WAL mode, so only the migration needs the lock the holder has.
     const holder = new Database(db.path());
@@ -264,6 +287,38 @@ describe('SqliteMemoryProvider errors', () => {
     } finally {
       holder.exec('ROLLBACK');
       holder.close();
+    }
+  });
+
+  it('say that SQLite did not wait for the write lock of a rollback-journal file even when opening the file was slow [claim:sqlite-init-busy]', async () => {
+    // A cold load of the native module on a busy machine takes time before any lock is asked
+    // for; here opening takes 1.5 s, more than half of busyTimeoutMs, and must not count as a wait.
+    vi.doMock('better-sqlite3', async (importOriginal) => {
+      const real = (await importOriginal<{ default: typeof Database }>()).default;
+      function SlowDatabase(...args: ConstructorParameters<typeof Database>): Database.Database {
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1500);
+        return new real(...args);
+      }
+      return { default: SlowDatabase };
+    });
+    vi.resetModules();
+    const holder = new Database(db.path());
+    try {
+      const { SqliteMemoryProvider: Provider } = await import('../src/index.js');
+      holder.exec('BEGIN IMMEDIATE');
+      const error = await new Provider({ path: db.path(), busyTimeoutMs: 2000 })
+        .init()
+        .catch((caught: unknown) => caught);
+      expect((error as { code?: string }).code).toBe('WEFT_SQLITE_OPEN_FAILED');
+      expect((error as Error).message).toContain(
+        'database is locked; another connection holds the write lock of this file in ' +
+          'rollback-journal mode, which SQLite does not wait for while switching the file to WAL; ' +
+          'start again once it is released [WEFT_SQLITE_OPEN_FAILED]',
+      );
+    } finally {
+      holder.close();
+      vi.doUnmock('better-sqlite3');
+      vi.resetModules();
     }
   });
 

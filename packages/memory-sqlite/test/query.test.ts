@@ -251,14 +251,19 @@ describe('SqliteMemoryProvider.query', () => {
     const other = await db.open({ id: 'other' });
     vi.spyOn(Date, 'now').mockReturnValue(Date.UTC(2030, 0, 1));
     // Two instances with independent clocks store at the very same millisecond.
-    await memory.store({ space: 's', kind: 'k', content: 1, metadata: {} });
-    await other.store({ space: 's', kind: 'k', content: 2, metadata: {} });
-    await memory.store({ space: 's', kind: 'k', content: 3, metadata: {} });
-    await other.store({ space: 's', kind: 'k', content: 4, metadata: {} });
+    await memory.store({ space: 's', kind: 'k', content: 1, taskId: 'T', metadata: {} });
+    await other.store({ space: 't', kind: 'k', content: 2, taskId: 'T', metadata: {} });
+    await memory.store({ space: 's', kind: 'k', content: 3, taskId: 'T', metadata: {} });
+    await other.store({ space: 't', kind: 'k', content: 4, taskId: 'T', metadata: {} });
     const asc = (await memory.query({ order: 'asc' })).map((m) => m.content);
     expect(asc).toEqual([1, 2, 3, 4]);
     const desc = (await other.query({})).map((m) => m.content);
     expect(desc).toEqual([4, 3, 2, 1]);
+    // Filters SQLite answers through another index, or by sorting rows itself, keep the order.
+    const byTask = (await memory.query({ taskId: 'T' })).map((m) => m.content);
+    expect(byTask).toEqual([4, 3, 2, 1]);
+    const byPatterns = await memory.query({ spacePatterns: ['s', 't'], order: 'asc' });
+    expect(byPatterns.map((m) => m.content)).toEqual([1, 2, 3, 4]);
   });
 
   it('applies limit after ordering, defaulting to 100 [claim:mpo-query-limit] [claim:sqlite-order-limit] [claim:mpo-query-order-default]', async () => {
