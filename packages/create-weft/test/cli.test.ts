@@ -5,7 +5,16 @@
  * DEFAULT_MODEL and DEFAULT_MEMORY (choices.ts) and installDependencies.
  */
 import { execFile, spawn, spawnSync } from 'node:child_process';
-import { access, chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import {
+  access,
+  chmod,
+  mkdtemp,
+  readdir,
+  readFile,
+  realpath,
+  rm,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -178,6 +187,38 @@ describe('create-weft off a terminal (cli.ts)', () => {
         expect(stdout).toContain('pnpm: registry unreachable');
         expect(stdout).toContain('install: pnpm install failed (exit code 7)');
         expect(stdout).toMatch(/cd kept-agent\W+pnpm install\W+pnpm test\W+pnpm dev/);
+      } finally {
+        await rm(bin, { recursive: true, force: true });
+      }
+    },
+    5 * MINUTE,
+  );
+
+  it.skipIf(process.platform === 'win32')(
+    'after a failed install, prints a cd step a shell runs, for a folder whose name has a space and a quote [claim:create-weft-readme-install-fails] [claim:tsdoc-cw-cli-install]',
+    async () => {
+      const bin = await mkdtemp(path.join(tmpdir(), 'create-weft-cli-bin-'));
+      try {
+        await writeFile(path.join(bin, 'pnpm'), '#!/bin/sh\nexit 7\n');
+        await chmod(path.join(bin, 'pnpm'), 0o755);
+        // A folder npm would not take as a name, so --name names the project (README: "or pass --name").
+        const folder = "Ada's Agent";
+        const { code, stdout } = await run(
+          [folder, '--name', 'ada-agent'],
+          'pnpm/10.6.0 npm/? node/v20.19.0 linux x64',
+          bin,
+        );
+        expect(code).toBe(1);
+        const step = /│\s+(cd .+?)\s+│/.exec(stdout)?.[1];
+        expect(step).toBe(`cd 'Ada'\\''s Agent'`);
+        expect(stdout).toMatch(/cd .+\W+pnpm install\W+pnpm test\W+pnpm dev/);
+        // Typed into a shell where the user ran the command, it leads into the project.
+        const shell = spawnSync('sh', ['-c', `${step as string} && pwd -P`], {
+          cwd: work,
+          encoding: 'utf8',
+        });
+        expect(shell.stderr).toBe('');
+        expect(shell.stdout.trim()).toBe(path.join(await realpath(work), folder));
       } finally {
         await rm(bin, { recursive: true, force: true });
       }
