@@ -306,6 +306,35 @@ describe('create-weft on a terminal (cli.ts)', () => {
   );
 
   it.skipIf(!HAS_SCRIPT)(
+    'asks nothing and takes the defaults when only its input is a terminal, its output going to a file [claim:create-weft-readme-defaults] [claim:tsdoc-cw-cli-complete]',
+    async () => {
+      const project = path.join(work, 'logged-agent');
+      const log = path.join(work, 'create.log');
+      const command = `exec '${process.execPath}' '${CLI}' '${project}' --skip-install > '${log}' 2>&1`;
+      const child = spawn('script', ['--quiet', '--return', '--command', command, '/dev/null'], {
+        cwd: PACKAGE_DIR,
+        env: { ...process.env, TERM: 'xterm', npm_config_user_agent: 'npm/10.9.0' },
+      });
+      // A prompt would wait for a key that never comes: the deadline ends it.
+      const code = await new Promise<number | null>((resolve, reject) => {
+        const deadline = setTimeout(() => reject(new Error('no exit in 60 s')), MINUTE);
+        child.once('exit', (exitCode) => {
+          clearTimeout(deadline);
+          resolve(exitCode);
+        });
+      }).finally(() => child.kill('SIGKILL'));
+      const output = await readFile(log, 'utf8');
+      expect(code).toBe(0);
+      expect(output).not.toContain('Which text model?');
+      expect(output).toContain(
+        `Created logged-agent with --model ${DEFAULT_MODEL} --memory ${DEFAULT_MEMORY}.`,
+      );
+      expect(await exists(path.join(project, 'package.json'))).toBe(true);
+    },
+    2 * MINUTE,
+  );
+
+  it.skipIf(!HAS_SCRIPT)(
     'asks only for what the flags leave out: --model given, the memory [claim:create-weft-readme-asks] [claim:tsdoc-cw-cli-complete]',
     async () => {
       const project = path.join(work, 'flagged-agent');
