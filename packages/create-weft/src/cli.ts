@@ -24,6 +24,7 @@ import {
   formatCommand,
   installCommand,
   scriptCommand,
+  shellPath,
   type PackageManager,
 } from './package-manager.js';
 
@@ -172,7 +173,7 @@ async function main(): Promise<void> {
   const installed = !args.skipInstall && (await install(manager, project.directory, created));
   const steps = [
     // A project written in the folder the user is in needs no `cd .` first.
-    ...(relative === '.' ? [] : [`cd ${shown}`]),
+    ...(relative === '.' ? [] : [`cd ${shellPath(shown)}`]),
     ...(installed ? [] : [formatCommand(installCommand(manager))]),
     formatCommand(scriptCommand(manager, 'test')),
     formatCommand(scriptCommand(manager, 'dev')),

@@ -83,6 +83,22 @@ export function formatCommand(command: Command): string {
   return [command.program, ...command.args].join(' ');
 }
 
+/**
+ * A folder as the user types it after `cd`: as it is when it holds only characters no shell
+ * treats specially, else quoted, so that a folder named `My Agent` gives `cd 'My Agent'` rather
+ * than a `cd` with two arguments. Single quotes for a POSIX shell (a `'` inside is closed,
+ * escaped and reopened); on Windows double quotes, which cmd reads (and PowerShell, but for a `$`
+ * or a backtick), and which no Windows path holds. A leading `-`, which `cd` would read as an
+ * option, gets `./` before it.
+ */
+export function shellPath(folder: string, platform: NodeJS.Platform = process.platform): string {
+  const windows = platform === 'win32';
+  const path = folder.startsWith('-') ? `.${windows ? '\\' : '/'}${folder}` : folder;
+  const plain = windows ? /^[\w.:\\/-]+$/ : /^[\w@%+=:,./-]+$/;
+  if (plain.test(path)) return path;
+  return windows ? `"${path}"` : `'${path.replace(/'/g, `'\\''`)}'`;
+}
+
 /** The command that creates a project in `folder` with this manager, as the docs show it. */
 export function createCommand(manager: PackageManager, folder: string): string {
   return manager === 'npm'

@@ -5,7 +5,16 @@
  * DEFAULT_MODEL and DEFAULT_MEMORY (choices.ts) and installDependencies.
  */
 import { execFile, spawn, spawnSync } from 'node:child_process';
-import { access, chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import {
+  access,
+  chmod,
+  mkdtemp,
+  readdir,
+  readFile,
+  realpath,
+  rm,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -185,6 +194,38 @@ describe('create-weft off a terminal (cli.ts)', () => {
     5 * MINUTE,
   );
 
+  it.skipIf(process.platform === 'win32')(
+    'after a failed install, prints a cd step a shell runs, for a folder whose name has a space and a quote [claim:create-weft-readme-install-fails] [claim:tsdoc-cw-cli-install]',
+    async () => {
+      const bin = await mkdtemp(path.join(tmpdir(), 'create-weft-cli-bin-'));
+      try {
+        await writeFile(path.join(bin, 'pnpm'), '#!/bin/sh\nexit 7\n');
+        await chmod(path.join(bin, 'pnpm'), 0o755);
+        // A folder npm would not take as a name, so --name names the project (README: "or pass --name").
+        const folder = "Ada's Agent";
+        const { code, stdout } = await run(
+          [folder, '--name', 'ada-agent'],
+          'pnpm/10.6.0 npm/? node/v20.19.0 linux x64',
+          bin,
+        );
+        expect(code).toBe(1);
+        const step = /│\s+(cd .+?)\s+│/.exec(stdout)?.[1];
+        expect(step).toBe(`cd 'Ada'\\''s Agent'`);
+        expect(stdout).toMatch(/cd .+\W+pnpm install\W+pnpm test\W+pnpm dev/);
+        // Typed into a shell where the user ran the command, it leads into the project.
+        const shell = spawnSync('sh', ['-c', `${step as string} && pwd -P`], {
+          cwd: work,
+          encoding: 'utf8',
+        });
+        expect(shell.stderr).toBe('');
+        expect(shell.stdout.trim()).toBe(path.join(await realpath(work), folder));
+      } finally {
+        await rm(bin, { recursive: true, force: true });
+      }
+    },
+    5 * MINUTE,
+  );
+
   it(
     'stops on SIGINT while it packs, exits with 130 and leaves nothing behind [claim:create-weft-readme-nothing-left] [claim:tsdoc-cw-cli-interrupt]',
     async () => {
@@ -260,6 +301,35 @@ describe('create-weft on a terminal (cli.ts)', () => {
       expect(screen).toContain('Nothing was written.');
       expect(code).toBe(130);
       expect(await exists(project)).toBe(false);
+    },
+    2 * MINUTE,
+  );
+
+  it.skipIf(!HAS_SCRIPT)(
+    'asks nothing and takes the defaults when only its input is a terminal, its output going to a file [claim:create-weft-readme-defaults] [claim:tsdoc-cw-cli-complete]',
+    async () => {
+      const project = path.join(work, 'logged-agent');
+      const log = path.join(work, 'create.log');
+      const command = `exec '${process.execPath}' '${CLI}' '${project}' --skip-install > '${log}' 2>&1`;
+      const child = spawn('script', ['--quiet', '--return', '--command', command, '/dev/null'], {
+        cwd: PACKAGE_DIR,
+        env: { ...process.env, TERM: 'xterm', npm_config_user_agent: 'npm/10.9.0' },
+      });
+      // A prompt would wait for a key that never comes: the deadline ends it.
+      const code = await new Promise<number | null>((resolve, reject) => {
+        const deadline = setTimeout(() => reject(new Error('no exit in 60 s')), MINUTE);
+        child.once('exit', (exitCode) => {
+          clearTimeout(deadline);
+          resolve(exitCode);
+        });
+      }).finally(() => child.kill('SIGKILL'));
+      const output = await readFile(log, 'utf8');
+      expect(code).toBe(0);
+      expect(output).not.toContain('Which text model?');
+      expect(output).toContain(
+        `Created logged-agent with --model ${DEFAULT_MODEL} --memory ${DEFAULT_MEMORY}.`,
+      );
+      expect(await exists(path.join(project, 'package.json'))).toBe(true);
     },
     2 * MINUTE,
   );

@@ -14,6 +14,7 @@ import {
   packageManagerFiles,
   packageManagerManifest,
   scriptCommand,
+  shellPath,
 } from '../src/package-manager.js';
 
 describe('detectPackageManager', () => {
@@ -60,6 +61,23 @@ describe("each manager's words", () => {
     expect(formatCommand(scriptCommand(manager, 'test'))).toBe(test);
     expect(formatCommand(scriptCommand(manager, 'dev'))).toBe(dev);
     expect(createCommand(manager, 'my-agent')).toBe(create);
+  });
+});
+
+describe('shellPath', () => {
+  it.each([
+    ['my-agent', 'linux', 'my-agent'],
+    ['../agents/@acme/bot', 'linux', '../agents/@acme/bot'],
+    ['My Agent', 'linux', "'My Agent'"],
+    ["Ada's Agent", 'darwin', "'Ada'\\''s Agent'"],
+    ['$HOME`x`', 'linux', "'$HOME`x`'"],
+    ['-agent', 'linux', './-agent'],
+    ['..\\agents\\bot', 'win32', '..\\agents\\bot'],
+    ['C:\\My Agents\\bot', 'win32', '"C:\\My Agents\\bot"'],
+    ['a&b', 'win32', '"a&b"'],
+    ['-agent', 'win32', '.\\-agent'],
+  ] as const)('gives %j on %s as %s, one argument of cd', (folder, platform, typed) => {
+    expect(shellPath(folder, platform)).toBe(typed);
   });
 });
 
