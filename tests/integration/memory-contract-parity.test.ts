@@ -427,7 +427,7 @@ describe("the spaces page's memory claims hold for every first-party store", () 
     );
   });
 
-  it('match ids case-sensitively, by exact id, prefix and pattern [claim:sp-case-sensitive]', async () => {
+  it('match ids case-sensitively, by exact id, prefix and pattern [claim:sp-case-sensitive] [claim:mpo-query-case]', async () => {
     expect(await found({ space: 'support-billing-ticket-7' })).toEqual(inEvery([]));
     expect(await found({ spacePrefix: 'support-billing-ticket' })).toEqual(
       inEvery(['support-billing-ticket-1042']),

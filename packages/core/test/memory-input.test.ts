@@ -338,6 +338,46 @@ describe('MAX_MEMORY_JSON_DEPTH', () => {
     expect(far.message).toContain('deeper than the limit of 100 levels (MAX_MEMORY_JSON_DEPTH)');
     expect(far.cause).toBeUndefined();
   });
+
+  it('refuses content within the limit as having no JSON form when the caller has left too little stack to write it [claim:mpo-max-json-depth-stack]', () => {
+    const deep = nested(100);
+    const attempt = (content: unknown): 'stored' | 'no stack' | 'other' => {
+      try {
+        store(content)();
+        return 'stored';
+      } catch (error) {
+        return WeftError.is(error, 'WEFT_MEMORY_INVALID') &&
+          error.message.includes('has no JSON form: Maximum call stack size exceeded')
+          ? 'no stack'
+          : 'other';
+      }
+    };
+    // Calls `then` from `frames` small frames deeper than here; 'overflow' when they use up the stack.
+    const down = (frames: number, then: () => string): string =>
+      frames === 0 ? then() : down(frames - 1, then);
+    const from = (frames: number, content: unknown): string => {
+      try {
+        return down(frames, () => attempt(content));
+      } catch {
+        return 'overflow';
+      }
+    };
+    // Measured twice: the first pass warms `down` up, and optimised frames are smaller.
+    let deepest = 0;
+    for (let pass = 0; pass < 2; pass += 1) {
+      deepest = 0;
+      while (from(deepest + 100, [1]) === 'stored') deepest += 100;
+    }
+    // From the deepest frame that still stores a flat value, come back up until the deep one is stored.
+    const frames: { flat: string; deep: string }[] = [];
+    for (let depth = deepest + 500; depth >= 0; depth -= 5) {
+      const tried = { flat: from(depth, [1]), deep: from(depth, deep) };
+      frames.push(tried);
+      if (tried.deep === 'stored') break;
+    }
+    expect(frames.at(-1)?.deep).toBe('stored');
+    expect(frames.some((frame) => frame.flat === 'stored' && frame.deep === 'no stack')).toBe(true);
+  });
 });
 
 describe('the length of a memory key', () => {

@@ -19,7 +19,7 @@ import {
 } from '../src/index.js';
 import { freePort, withoutPasswordAndPort } from '@weft-internal/test-support/postgres-server';
 import { MIGRATION_LOCK_CLASS } from '../src/migrations.js';
-import { useServer } from './helpers.js';
+import { initDespiteLoad, useServer } from './helpers.js';
 
 const db = useServer();
 
@@ -192,7 +192,7 @@ async function openBehindHangableProxy(pool: PostgresPoolOptions) {
     await memory.shutdown();
     await proxy.close();
   });
-  await memory.init();
+  await initDespiteLoad(memory);
   return { proxy, memory };
 }
 

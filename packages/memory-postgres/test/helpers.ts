@@ -3,6 +3,7 @@ import {
   usePostgresPerFile,
   type PostgresFixture,
 } from '@weft-internal/test-support/postgres-per-file';
+import { WeftError } from '@weft/core';
 import { PostgresMemoryProvider, type PostgresMemoryProviderOptions } from '../src/index.js';
 
 /** What {@link useServer} gives a test file. */
@@ -39,8 +40,29 @@ export function useServer(): ServerFixture {
     create,
     open: async (options) => {
       const provider = create(options);
-      await provider.init();
+      await initDespiteLoad(provider);
       return provider;
     },
   };
+}
+
+/**
+ * Initialises a provider that a test expects to open, trying again when logging in ran past the
+ * connection timeout. A test of the pool's waits sets that timeout to a few hundred milliseconds,
+ * which a password login (scram-sha-256) on a loaded machine can exceed before the test begins.
+ *
+ * @param provider - A provider over a server that is up.
+ */
+export async function initDespiteLoad(provider: PostgresMemoryProvider): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await provider.init();
+      return;
+    } catch (error) {
+      const timedOut =
+        WeftError.is(error, 'WEFT_POSTGRES_CONNECT_FAILED') &&
+        error.message.includes('connection timeout');
+      if (!timedOut || attempt === 5) throw error;
+    }
+  }
 }

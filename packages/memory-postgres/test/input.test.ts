@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MAX_MEMORY_JSON_DEPTH, WeftError } from '@weft/core';
+import { InMemoryMemoryProvider } from '@weft/testing';
 import { describe, expect, it } from 'vitest';
 import { useServer } from './helpers.js';
 
@@ -178,7 +179,7 @@ describe('PostgresMemoryProvider: hostile input', () => {
     expect((await memory.query({ spacePrefix: 'room\\' })).map((m) => m.space)).toEqual(['room\\']);
   });
 
-  it('sends a character a database of another encoding than UTF8 has no equivalent for, and passes PostgreSQL’s error on [claim:pg-non-utf8-database]', async () => {
+  it('sends a character a database of another encoding than UTF8 has no equivalent for, and passes PostgreSQL’s error on [claim:pg-non-utf8-database] [claim:mpo-pg-non-utf8]', async () => {
     const name = `latin1_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
     await db.sql(
       `CREATE DATABASE ${name} ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0`,
@@ -196,6 +197,9 @@ describe('PostgresMemoryProvider: hostile input', () => {
     expect(failure).toMatchObject({ code: '22P05' });
     expect((failure as Error).message).toMatch(/has no equivalent in encoding "LATIN1"/);
     expect(await memory.query({})).toEqual([kept]);
+    // The store the page compares it with keeps the same memory.
+    const inMemory = new InMemoryMemoryProvider();
+    expect((await inMemory.store({ ...note, space: 'room-😀' })).space).toBe('room-😀');
   });
 
   it('answers unknown and malformed ids as not found, and bad arguments with clear codes [claim:pg-invalid-argument] [claim:pg-readme-not-found] [claim:tsdoc-postgres-arguments] [claim:tsdoc-postgres-remove] [claim:tsdoc-postgres-update-not-found]', async () => {

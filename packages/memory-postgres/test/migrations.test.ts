@@ -67,7 +67,7 @@ describe('PostgresMemoryProvider: schema and migrations', () => {
     expect(row).toEqual({ text: 'two', tag: 'a' });
   });
 
-  it('lets eight instances start together on a new schema: one migrates, none fails [claim:pg-migration-lock] [claim:pg-shared] [claim:mpm-postgres-shared]', async () => {
+  it('lets eight instances start together on a new schema: one migrates, none fails [claim:pg-migration-lock] [claim:pg-shared] [claim:mpm-postgres-shared] [claim:mpo-pg-migration-lock]', async () => {
     const schema = db.newSchema();
     const instances = Array.from({ length: 8 }, (_, index) =>
       db.create({ schema, id: `instance-${index}` }),
