@@ -98,10 +98,10 @@ export interface CreatedProject {
  * @returns What was written.
  * @throws {@link CreateWeftError} when the name is not one npm accepts for a new package, the
  * folder is a file, a folder that is not empty or a symbolic link that leads to no folder, or
- * `source: 'workspace'` is asked for outside a clone or with a `workspaceRoot` that is no clone;
- * the signal's reason once it is aborted;
- * and whatever packing or writing fails with (the staging folder is removed first, in every
- * case).
+ * `source: 'workspace'` is asked for outside a clone or with a `workspaceRoot` that is no clone,
+ * or the file system refuses to write the project there (`WEFT_CREATE_WRITE_FAILED`); the
+ * signal's reason once it is aborted; and whatever else packing fails with (the staging folder
+ * is removed first, in every case).
  * @claim tsdoc-create-project-refusals
  * @claim tsdoc-create-project-nothing-behind
  */
@@ -137,7 +137,11 @@ export async function createProject(options: CreateProjectOptions): Promise<Crea
   // The staging folder is on the target's file system, so that moving it is a rename: inside
   // the target when it exists, else beside it.
   const parent = path.dirname(target);
-  const createdParent = exists ? undefined : await mkdir(parent, { recursive: true });
+  const createdParent = exists
+    ? undefined
+    : await mkdir(parent, { recursive: true }).catch((error: unknown) => {
+        throw writeFailure(directory, error);
+      });
   const staging = path.join(
     exists ? target : parent,
     `.${path.basename(target)}-${randomBytes(4).toString('hex')}.tmp`,
@@ -223,8 +227,34 @@ export async function createProject(options: CreateProjectOptions): Promise<Crea
     await rm(staging, { recursive: true, force: true });
     if (createdParent) await rm(createdParent, { recursive: true, force: true });
     // A step the signal stopped fails with an error of its own: the reason is the signal's.
-    throw signal?.aborted ? (signal.reason as unknown) : error;
+    throw signal?.aborted ? (signal.reason as unknown) : writeFailure(directory, error);
   }
+}
+
+/** The file system's answers that mean the project's files cannot be written where asked. */
+const WRITE_REFUSALS = new Set([
+  'EACCES',
+  'EPERM',
+  'EROFS',
+  'ENOSPC',
+  'EDQUOT',
+  'ENOTDIR',
+  'ENOENT',
+]);
+
+/**
+ * `error` as `WEFT_CREATE_WRITE_FAILED` when the file system refused to write the project (a
+ * folder the user may not write, a read-only or full disk, a parent that is a file), naming the
+ * folder; any other error as it is.
+ */
+function writeFailure(directory: string, error: unknown): unknown {
+  const { code, syscall } = (error ?? {}) as NodeJS.ErrnoException;
+  if (syscall === undefined || code === undefined || !WRITE_REFUSALS.has(code)) return error;
+  return new CreateWeftError(
+    'WEFT_CREATE_WRITE_FAILED',
+    `${directory}: cannot be written: ${(error as Error).message}; fix: choose a folder you may write to, on a disk with free space`,
+    { cause: error },
+  );
 }
 
 /**
@@ -236,7 +266,8 @@ export async function createProject(options: CreateProjectOptions): Promise<Crea
 async function writableFolder(directory: string): Promise<{ folder: string; exists: boolean }> {
   const missing = (error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
-    throw error;
+    // A parent that is a file (ENOTDIR) or may not be searched (EACCES) holds no project.
+    throw writeFailure(directory, error);
   };
   const entry = await lstat(directory).catch(missing);
   if (!entry) return { folder: directory, exists: false };

@@ -10,6 +10,7 @@
  * - `WEFT_CREATE_INVALID_NAME`: The project name is not one npm accepts for a new package.
  * - `WEFT_CREATE_FOLDER_TAKEN`: The target folder is a file, a folder that is not empty, or a link
  *   that leads to no folder.
+ * - `WEFT_CREATE_WRITE_FAILED`: The file system refused to write the project where it was asked.
  * - `WEFT_CREATE_NO_WORKSPACE`: Packages from the workspace were asked for outside a Weft clone.
  * - `WEFT_CREATE_INSTALL_FAILED`: The package manager could not install the project’s dependencies.
  */
@@ -17,6 +18,7 @@ export type CreateWeftErrorCode =
   | 'WEFT_CREATE_INVALID_ARGUMENTS'
   | 'WEFT_CREATE_INVALID_NAME'
   | 'WEFT_CREATE_FOLDER_TAKEN'
+  | 'WEFT_CREATE_WRITE_FAILED'
   | 'WEFT_CREATE_NO_WORKSPACE'
   | 'WEFT_CREATE_INSTALL_FAILED';
 // </error-codes>
@@ -62,6 +64,15 @@ export const CREATE_ERRORS = {
       cause:
         'the path given for the project is a file, a folder that already holds something, or a symbolic link that leads to no folder (one that leads to an empty folder fills that folder); `create-weft` never writes over files.',
       fix: 'choose a new folder name, or empty the folder first.',
+    },
+    /** @claim errors-create-write-failed */
+    WEFT_CREATE_WRITE_FAILED: {
+      summary: 'The file system refused to write the project where it was asked.',
+      raisedBy: '`createProject`, the `create-weft` command',
+      raisers: ['create-weft/src/create-project.ts#writeFailure'],
+      cause:
+        'the folder, or the folder it would be made in, is one the user may not write to, on a read-only or full disk, or under a file. The message names the folder and gives the file system’s own answer (`EACCES`, `EROFS`, `ENOSPC`, `ENOTDIR`…); nothing is left behind.',
+      fix: 'choose a folder you may write to, on a disk with free space, or fix the folder’s permissions.',
     },
     /** @claim errors-create-no-workspace */
     WEFT_CREATE_NO_WORKSPACE: {

@@ -419,6 +419,28 @@ describe('createProject', () => {
     );
   });
 
+  it('refuses with WEFT_CREATE_WRITE_FAILED a place the file system will not write, naming the folder and its answer, and leaves nothing behind [claim:errors-create-write-failed] [claim:tsdoc-create-project-refusals]', async () => {
+    // Under a file: no folder can be made there, whoever runs the test (root included).
+    await writeFile(path.join(work, 'a-file'), 'mine');
+    const underFile = path.join(work, 'a-file', 'nested', 'agent');
+    const refusal = createProject({
+      directory: underFile,
+      model: 'scripted',
+      memory: 'memory',
+      source: 'registry',
+    });
+    await expect(refusal).rejects.toMatchObject({
+      code: 'WEFT_CREATE_WRITE_FAILED',
+      message: expect.stringMatching(
+        new RegExp(
+          `^${underFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: cannot be written: ENOTDIR: .*; fix: choose a folder you may write to, on a disk with free space \\[WEFT_CREATE_WRITE_FAILED\\]$`,
+        ),
+      ),
+      cause: expect.objectContaining({ code: 'ENOTDIR' }),
+    });
+    expect(await readdir(work)).toEqual(['a-file']);
+  });
+
   it('refuses a name npm would not accept, before writing anything [claim:gs-refuses] [claim:create-weft-readme-valid-name] [claim:tsdoc-create-project-refusals]', async () => {
     const directory = path.join(work, 'Bad Name');
     await expect(
