@@ -21,7 +21,8 @@ import type { ErrorRegistry } from './errors/error-registry.js';
  *   value.
  * - `WEFT_MEMORY_NOT_FOUND`: `update()` of a memory store was given an id no memory has.
  * - `WEFT_UNKNOWN_PLUGIN`: A dispatched event names a plugin that is not registered.
- * - `WEFT_INVALID_EVENT`: A dispatched event cannot be stored as its task’s trigger memory.
+ * - `WEFT_INVALID_EVENT`: A dispatched event is malformed, or cannot be stored as its task’s
+ *   trigger memory.
  * - `WEFT_SHUTTING_DOWN`: The runtime is stopping (or has stopped) and accepts no new tasks.
  * - `WEFT_QUEUE_FULL`: The scheduler’s queue holds `maxQueueSize` tasks already.
  * - `WEFT_TASK_CANCELLED`: A task was cancelled because the runtime stopped.
@@ -259,14 +260,20 @@ export const CORE_ERRORS = {
       cause: '`dispatch` (or `accept`) names a plugin id that is not registered.',
       fix: 'use the `id` of a plugin passed to `Runtime.init`.',
     },
-    /** @claim errors-invalid-event-cause */
+    /**
+     * @claim errors-invalid-event-cause
+     * @claim errors-invalid-event-shape
+     */
     WEFT_INVALID_EVENT: {
-      summary: 'A dispatched event cannot be stored as its task’s trigger memory.',
+      summary: 'A dispatched event is malformed, or cannot be stored as its task’s trigger memory.',
       status: 400,
       raisedBy: '`Runtime.dispatch` (and `Runtime.accept`)',
-      raisers: ['core/src/runtime/arrivals.ts#invalidEvent'],
+      raisers: [
+        'core/src/runtime/arrivals.ts#invalidEvent',
+        'core/src/runtime/arrivals.ts#checkEventShape',
+      ],
       cause:
-        '`dispatch` (or `accept`) received an event whose `data` or `metadata` has no JSON form (a `BigInt`, an object that contains itself, a `toJSON` that throws, or a function or symbol given as `data`, which JSON would leave out of the stored trigger), whose `metadata` is not an object (an array, a string; `null` counts as none), or whose `message`, `data` or `metadata` breaks another rule of the memory contract (a NUL character or a lone UTF-16 surrogate in a string or key, JSON nested more than 100 levels deep or longer than 16 Mi UTF-16 code units; see [Input rules](../memory-providers/overview.md#input-rules-and-error-codes)). The task would run, but neither its `trigger` memory nor its `chain` memory could be stored, so it is refused before it runs. The message names the field, with its path from `content` (the event’s `message` and `data`) or `metadata`. No task was created.',
+        '`dispatch` (or `accept`) received something other than an object as the event, or one whose `pluginId` or `triggerId` is not a string (both are required; the message names the field), or an event whose `data` or `metadata` has no JSON form (a `BigInt`, an object that contains itself, a `toJSON` that throws, or a function or symbol given as `data`, which JSON would leave out of the stored trigger), whose `metadata` is not an object (an array, a string; `null` counts as none), or whose `message`, `data` or `metadata` breaks another rule of the memory contract (a NUL character or a lone UTF-16 surrogate in a string or key, JSON nested more than 100 levels deep or longer than 16 Mi UTF-16 code units; see [Input rules](../memory-providers/overview.md#input-rules-and-error-codes)). The task would run, but neither its `trigger` memory nor its `chain` memory could be stored, so it is refused before it runs. The message names the field, with its path from `content` (the event’s `message` and `data`) or `metadata`. No task was created.',
       fix: 'dispatch plain JSON data: turn a `BigInt` into a string or number, break cycles, and strip NUL characters and broken surrogate pairs from text received from outside.',
     },
     /**

@@ -4,6 +4,7 @@ import {
   type RuntimeOptions,
   type SpaceCoordinator,
   type Trigger,
+  type TriggerEvent,
   type TriggerRoute,
 } from '@weft/core';
 import { createServer } from 'node:net';
@@ -1937,6 +1938,45 @@ describe('Runtime dispatch input checks', () => {
       metadata: null as unknown as Record<string, unknown>,
     });
     expect(task.recorded).toEqual({ trigger: true, chain: true });
+  });
+
+  it('refuses what is not an event, or one without a string pluginId or triggerId, with WEFT_INVALID_EVENT naming the field, rather than a TypeError [claim:errors-invalid-event-shape]', async () => {
+    const reply = recordingExecutor('reply');
+    const memory = new InMemoryMemoryProvider();
+    const { runtime } = await startedRuntime({
+      memory,
+      plugins: [echoPlugin({ executors: [reply] })],
+      responses: planner(['echo', 'reply']),
+    });
+    const dispatched = (event: unknown) => errorOf(runtime.dispatch(event as TriggerEvent));
+    const refused = [
+      await dispatched(undefined),
+      await dispatched(null),
+      await dispatched('echo'),
+      await dispatched([]),
+      await dispatched({ pluginId: 'echo', space: 's' }),
+      await dispatched({ pluginId: 7, triggerId: 'message', space: 's' }),
+      await errorOf(runtime.accept({ pluginId: 'echo', triggerId: null, space: 's' } as never)),
+    ];
+    for (const error of refused) {
+      expect(WeftError.is(error, 'WEFT_INVALID_EVENT')).toBe(true);
+      expect(error.status).toBe(400);
+    }
+    expect(refused.map((error) => error.message)).toEqual([
+      expect.stringMatching(
+        /^Runtime\.dispatch: the event is malformed: it must be an object with "pluginId", "triggerId" and "space", got undefined\. \[WEFT_INVALID_EVENT\]/,
+      ),
+      expect.stringMatching(/^Runtime\.dispatch: .*must be an object .*, got null\./),
+      expect.stringMatching(/^Runtime\.dispatch: .*must be an object .*, got a string\./),
+      expect.stringMatching(/^Runtime\.dispatch: .*must be an object .*, got an array\./),
+      expect.stringMatching(/^Runtime\.dispatch: .*its "triggerId" must be a string, got none\./),
+      expect.stringMatching(
+        /^Runtime\.dispatch: .*its "pluginId" must be a string, got a number\./,
+      ),
+      expect.stringMatching(/^Runtime\.accept: .*its "triggerId" must be a string, got null\./),
+    ]);
+    expect(reply.calls).toHaveLength(0);
+    expect(await memory.query({})).toEqual([]);
   });
 });
 

@@ -85,6 +85,39 @@ export function checkStorableEvent(event: TriggerEvent, spaceId: string, method:
 }
 
 /** The `WEFT_INVALID_EVENT` of {@link checkStorableEvent}. */
+/**
+ * Refuses, with `WEFT_INVALID_EVENT`, an event that is not an object, or whose `pluginId` or
+ * `triggerId` is not a string: what a JavaScript caller or a cast can hand `dispatch` despite its
+ * type, which would otherwise fail with a `TypeError` or run a task with no trigger action.
+ */
+export function checkEventShape(event: unknown, method: string): asserts event is TriggerEvent {
+  const kind = (value: unknown) =>
+    value === null || value === undefined
+      ? String(value)
+      : Array.isArray(value)
+        ? 'an array'
+        : typeof value === 'object'
+          ? 'an object'
+          : `a ${typeof value}`;
+  let reason: string | undefined;
+  if (typeof event !== 'object' || event === null || Array.isArray(event)) {
+    reason = `it must be an object with "pluginId", "triggerId" and "space", got ${kind(event)}`;
+  } else {
+    for (const field of ['pluginId', 'triggerId'] as const) {
+      const value = (event as Record<string, unknown>)[field];
+      if (typeof value !== 'string') {
+        reason = `its "${field}" must be a string, got ${value === undefined ? 'none' : kind(value)}`;
+        break;
+      }
+    }
+  }
+  if (reason !== undefined) {
+    throw new WeftError('WEFT_INVALID_EVENT', `${method}: the event is malformed: ${reason}.`, {
+      status: 400,
+    });
+  }
+}
+
 function invalidEvent(method: string, reason: string, cause: unknown): WeftError {
   return new WeftError(
     'WEFT_INVALID_EVENT',

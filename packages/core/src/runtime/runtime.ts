@@ -27,6 +27,7 @@ import type { SpaceCoordinatorHost, TaskArrival } from '../scheduler/space-coord
 import { BoundedCoordinator } from '../scheduler/bounded-coordinator.js';
 import {
   arrivalOf,
+  checkEventShape,
   checkStorableEvent,
   newTask,
   taskOfArrival,
@@ -390,6 +391,7 @@ export class Runtime {
     event: TriggerEvent,
     method: 'Runtime.dispatch' | 'Runtime.accept',
   ): Promise<{ taskId: string; done: Promise<AgentTask> }> {
+    checkEventShape(event, method);
     const space: Space = typeof event.space === 'string' ? { id: event.space } : event.space;
     if (typeof space?.id !== 'string' || !SPACE_ID_PATTERN.test(space.id)) {
       throw new WeftError(
