@@ -2152,7 +2152,7 @@ describe('a coordinator that cannot take work', () => {
     expect(refusal.message).not.toContain('coordinatorTimeoutMs');
     expect(refusal.message).toMatch(/try again/);
     const logged = logs.find((line) => line.requestId === refusal.requestId);
-    expect(JSON.stringify(logged)).toContain('did not confirm that it recorded a task of space');
+    expect(JSON.stringify(logged)).toContain('did not record a task of space');
   });
 
   it('answers WEFT_WS_INTERNAL with the request id when the coordinator fails with an error of no known code [claim:wsreadme-error-codes] [claim:errors-ws-internal]', async () => {
