@@ -417,6 +417,28 @@ describe('task deadline', () => {
     });
   });
 
+  it('resolves a task whose store never answers 10 s after its deadline, failed and never planned, as the chain waits for the same store [claim:index-trigger-store-hangs]', async () => {
+    /** Never answers a write, the trigger's or the chain's. */
+    class NeverAnswers extends InMemoryMemoryProvider {
+      override store(): Promise<never> {
+        return new Promise<never>(() => undefined);
+      }
+    }
+    const { runtime, model } = await startedRuntime({
+      memory: new NeverAnswers(),
+      options: { taskTimeoutMs: 300, shutdown: 'cancel' },
+    });
+    const started = performance.now();
+    const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 'a' });
+    const tookMs = performance.now() - started;
+    expect(task.status).toBe('failed');
+    expect(task.recorded).toEqual({ trigger: false, chain: false });
+    expect(model.requests).toHaveLength(0);
+    // The deadline, then the chain's 10 s.
+    expect(tookMs).toBeGreaterThanOrEqual(10_250);
+    expect(tookMs).toBeLessThan(15_000);
+  }, 20_000);
+
   it('makes no planning call when the history read it waited for returns after the deadline [claim:task-cost-one-plan] [claim:task-aborted-call-not-sent]', async () => {
     /** Holds every read until the test lets it go, like a store that answers very late. */
     class LateReads extends InMemoryMemoryProvider {
