@@ -1173,8 +1173,71 @@ describe('ModelManager.call', () => {
         models.callDynamic('stuck-check', { text: 'x' }, { signal: controller.signal }),
       );
       await entered.promise;
+      const aborted = performance.now();
       controller.abort(reason);
       expect(await call).toBe(reason);
+      // The check gets the grace a provider gets: the caller waits for it, up to 10 ms.
+      expect(performance.now() - aborted).toBeGreaterThanOrEqual(9);
+      expect(runs).toBe(member === 'output' ? 1 : 0);
+    },
+  );
+
+  it.each([
+    ['input', 'throws'],
+    ['options', 'throws'],
+    ['output', 'throws'],
+    ['input', 'answers'],
+    ['output', 'answers'],
+  ] as const)(
+    'gives the caller what an async refinement of its %s schema that %s within the 10 ms after the abort leads to: its error, or else the signal’s reason [claim:cap-async-schema-signal]',
+    async (member, outcome) => {
+      const controller = new AbortController();
+      const entered = deferred();
+      const lookupDown = new Error('the look-up stopped with the caller');
+      // A look-up that gives up when the caller does: it rejects on the abort itself, well
+      // within the grace, so the timing of the test does not depend on the machine's load.
+      const stopping = z.unknown().refine(() => {
+        entered.resolve();
+        return new Promise<boolean>((resolve, reject) => {
+          controller.signal.addEventListener(
+            'abort',
+            () => (outcome === 'throws' ? reject(lookupDown) : resolve(false)),
+            { once: true },
+          );
+        });
+      });
+      const stops = defineCapability({
+        id: 'stopping-check',
+        description: 'Checks one of its values with a look-up that stops on abort.',
+        input: member === 'input' ? stopping : z.object({ text: z.string() }),
+        output: member === 'output' ? stopping : z.object({ text: z.string() }),
+        ...(member === 'options' ? { config: stopping } : {}),
+      });
+      let runs = 0;
+      const models = manager(
+        [
+          new TestModelProvider('alpha', {
+            capabilities: [
+              {
+                id: 'stopping-check',
+                run: async () => {
+                  runs += 1;
+                  return { text: 'ran' };
+                },
+              },
+            ],
+          }),
+        ],
+        (registry) => registry.register(stops),
+      );
+      const call = errorOf(
+        models.callDynamic('stopping-check', { text: 'x' }, { signal: controller.signal }),
+      );
+      await entered.promise;
+      const reason = new Error('the caller gave up');
+      controller.abort(reason);
+      // An answer after the abort is dropped, a failing one too: only a throw is passed on.
+      expect(await call).toBe(outcome === 'throws' ? lookupDown : reason);
       expect(runs).toBe(member === 'output' ? 1 : 0);
     },
   );
