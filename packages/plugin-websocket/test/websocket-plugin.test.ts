@@ -1410,7 +1410,7 @@ describe('WebSocketPlugin deadlines and limits', () => {
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
     expect(closedAt).toBeUndefined();
-    expect((await client.next()).code).toBe('WEFT_WS_INVALID_FRAME');
+    expect(await client.next()).toMatchObject({ type: 'error', code: 'WEFT_WS_INVALID_FRAME' });
     const quietFrom = Date.now();
     expect(await client.closed).toEqual({ code: IDLE_CLOSE.code, reason: IDLE_CLOSE.reason });
     expect(Date.now() - quietFrom).toBeLessThan(10_000);
