@@ -1398,6 +1398,24 @@ describe('WebSocketPlugin deadlines and limits', () => {
     expect(await client.closed).toEqual({ code: IDLE_CLOSE.code, reason: IDLE_CLOSE.reason });
   });
 
+  it('counts any frame the client sends, an invalid one too, as activity that restarts the idle time [claim:wsreadme-idle]', async () => {
+    booted = await boot({ idleTimeoutMs: 1_500 });
+    const client = await open(booted.url);
+    let closedAt: number | undefined;
+    void client.closed.then(() => (closedAt = Date.now()));
+    // Junk every 500 ms for 3 s, twice idleTimeoutMs: each gets an error frame, and keeps the
+    // connection from idling.
+    for (let sent = 0; sent < 6; sent += 1) {
+      client.send('not json');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    expect(closedAt).toBeUndefined();
+    expect(await client.next()).toMatchObject({ type: 'error', code: 'WEFT_WS_INVALID_FRAME' });
+    const quietFrom = Date.now();
+    expect(await client.closed).toEqual({ code: IDLE_CLOSE.code, reason: IDLE_CLOSE.reason });
+    expect(Date.now() - quietFrom).toBeLessThan(10_000);
+  });
+
   it('cuts an idle client that never answers the close frame after closeTimeoutMs [claim:wsdoc-idle-cut] [claim:wsreadme-close-timeout-default]', async () => {
     // Longer than the default 1000 ms, so that a cut at the default shows, and with margins a
     // loaded machine's late timers cannot cross.
