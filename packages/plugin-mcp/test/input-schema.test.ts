@@ -326,6 +326,32 @@ describe('declaredOnly', () => {
     expect(parsed.safeParse({}).success).toBe(false);
   });
 
+  it('names the field a value breaks, but says only Invalid input for an object its own anyOf or oneOf refuses [claim:mcpdoc-arguments]', () => {
+    const prettified = (schema: Record<string, unknown>, value: unknown): string => {
+      const parsed = inputSchemaOf('shop', tool(schema)).safeParse(value);
+      expect(parsed.success).toBe(false);
+      return parsed.success ? '' : z.prettifyError(parsed.error);
+    };
+    const lines = {
+      type: 'array',
+      items: { type: 'object', properties: { quantity: { type: 'integer', minimum: 1 } } },
+    };
+    expect(prettified({ properties: { lines } }, { lines: [{ quantity: 0 }] })).toContain(
+      'at lines[0].quantity',
+    );
+    const properties = { kind: { type: 'string' }, address: { type: 'string' } };
+    const branches = [
+      { properties: { kind: { const: 'delivery' } }, required: ['address'] },
+      { properties: { kind: { const: 'pickup' } } },
+    ];
+    for (const keyword of ['anyOf', 'oneOf']) {
+      const error = prettified({ properties, [keyword]: branches }, { kind: 'delivery' });
+      expect(error).toContain('Invalid input');
+      expect(error).not.toContain('address');
+      expect(error).not.toContain('→ at');
+    }
+  });
+
   it('checks the required names of branches that list nothing else, as JSON Schema reads them [claim:mcp-readme-required-only-branches] [claim:mcpdoc-branches]', () => {
     const properties = { sku: { type: 'string' }, id: { type: 'string' } };
     const branches = [{ required: ['sku'] }, { required: ['id'] }];
