@@ -55,7 +55,9 @@ function signatureText(name: string, signature: SignatureReflection): string {
   const parameters = (signature.parameters ?? [])
     .map(
       (parameter) =>
-        `${parameter.flags.isRest ? '...' : ''}${parameter.name}${parameter.flags.isOptional ? '?' : ''}: ${parameter.type?.toString() ?? 'unknown'}`,
+        // TypeDoc marks a parameter with a default value by its `defaultValue`, not as optional,
+        // yet a caller may leave it out all the same: `loadDocsBundle(file = ...)` is `file?`.
+        `${parameter.flags.isRest ? '...' : ''}${parameter.name}${parameter.flags.isOptional || parameter.defaultValue !== undefined ? '?' : ''}: ${parameter.type?.toString() ?? 'unknown'}`,
     )
     .join(', ');
   return `${name}${typeParameters}(${parameters}): ${signature.type?.toString() ?? 'void'}`;

@@ -263,6 +263,13 @@ describe('get_api_symbol', () => {
     expect(text).toContain('/api/classes/Runtime/');
   });
 
+  it('writes a parameter that has a default value as optional, as callers may leave it out [claim:mcp-docs-readme-symbol-row]', async () => {
+    const loader = await call('get_api_symbol', { name: 'loadDocsBundle' });
+    expect(loader.text).toContain('function loadDocsBundle(file?: string): Promise<DocsBundle>');
+    const transport = await call('get_api_symbol', { name: 'BoundedStdioTransport' });
+    expect(transport.text).toContain('`constructor(options?: BoundedStdioOptions)');
+  });
+
   it('answers "Runtime.init" with the class that has it', async () => {
     const { text } = await call('get_api_symbol', { name: 'Runtime.init' });
     expect(text).toContain('class Runtime');
