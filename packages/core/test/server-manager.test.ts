@@ -2192,6 +2192,18 @@ describe('ServerManager', () => {
       expect(refused.error).toMatchObject({ status: 431, code: 'WEFT_BAD_REQUEST' });
     });
 
+    it('refuses a head of exactly 16 KiB counted bytes with 431, and takes one byte less [claim:httpchat-row-431]', async () => {
+      const server = await serve([echo]);
+      // Counted: the URL (5), "Host" and "localhost" (13), "Connection" and "close" (15), "X"
+      // (1) and its value: 34 bytes and the padding.
+      const request = (counted: number): string =>
+        `GET /echo HTTP/1.1\r\nHost: localhost\r\nX: ${'a'.repeat(counted - 34)}\r\nConnection: close\r\n\r\n`;
+      expect((await rawExchange(server, request(16 * 1024 - 1))).status).toBe(404);
+      const refused = await rawExchange(server, request(16 * 1024));
+      expect(refused.status).toBe(431);
+      expect(refused.error).toMatchObject({ status: 431, code: 'WEFT_BAD_REQUEST' });
+    });
+
     it('answers an Expect header other than 100-continue with 417 as JSON, before any route runs [claim:errors-417-expectation] [claim:trig-node-refusals] [claim:httpchat-row-417] [claim:chat-readme-417]', async () => {
       let ran = false;
       const server = await serve([

@@ -122,6 +122,17 @@ describe('parseChatRequest', () => {
     });
   });
 
+  it('trims Unicode spaces too, so a message of no-break spaces is empty [claim:httpchat-message]', () => {
+    expect(parseChatRequest({ room: '42', user: 'ada', message: '\u00a0hi\u3000' })).toEqual({
+      success: true,
+      data: { room: '42', user: 'ada', message: 'hi' },
+    });
+    expect(parseChatRequest({ room: '42', user: 'ada', message: '\u00a0\u2003\ufeff' })).toEqual({
+      success: false,
+      error: 'Invalid chat request: "message" must not be empty.',
+    });
+  });
+
   it('counts the 8000 characters after trimming [claim:httpchat-message] [claim:chat-message-limit]', () => {
     const longest = 'x'.repeat(8000);
     expect(parseChatRequest({ room: '42', user: 'ada', message: `  ${longest}\n` })).toEqual({
