@@ -130,6 +130,23 @@ describe('ServerManager and requests it does not speak', () => {
     expect(ran).toEqual([]);
   });
 
+  it("answers 501 to a coding alone too, and leaves codings after chunked to Node.js's parser, which answers 400 [claim:prod-transfer-coding] [claim:prod-transfer-coding-after-chunked] [claim:errors-501-after-chunked]", async () => {
+    const { port, ran } = await serve();
+    const alone = await exchange(
+      port,
+      'POST /probe HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: gzip\r\nConnection: close\r\n\r\n',
+    );
+    expect(alone).toMatch(/^HTTP\/1\.1 501 /);
+    expect(answerOf(alone)).toMatchObject({ status: 501, code: 'WEFT_BAD_REQUEST' });
+    const after = await exchange(
+      port,
+      'POST /probe HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked, gzip\r\nConnection: close\r\n\r\n0\r\n\r\n',
+    );
+    expect(after).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answerOf(after)).toMatchObject({ status: 400, code: 'WEFT_BAD_REQUEST' });
+    expect(ran).toEqual([]);
+  });
+
   it('still takes a chunked body, whatever the case of chunked', async () => {
     const { port, ran } = await serve();
     const json = JSON.stringify({ text: 'hello' });

@@ -137,9 +137,12 @@ export async function createProject(options: CreateProjectOptions): Promise<Crea
   // The staging folder is on the target's file system, so that moving it is a rename: inside
   // the target when it exists, else beside it.
   const parent = path.dirname(target);
+  // Known before making it, so that a mkdir failing part of the way (a full disk) can be undone.
+  const firstMissing = exists ? undefined : await firstMissingFolder(parent);
   const createdParent = exists
     ? undefined
-    : await mkdir(parent, { recursive: true }).catch((error: unknown) => {
+    : await mkdir(parent, { recursive: true }).catch(async (error: unknown) => {
+        if (firstMissing) await rm(firstMissing, { recursive: true, force: true });
         throw writeFailure(directory, error);
       });
   const staging = path.join(
@@ -231,6 +234,19 @@ export async function createProject(options: CreateProjectOptions): Promise<Crea
   }
 }
 
+/** The outermost folder of `folder`'s path that does not exist yet, if one does not. */
+async function firstMissingFolder(folder: string): Promise<string | undefined> {
+  let missing: string | undefined;
+  for (let dir = folder; ; dir = path.dirname(dir)) {
+    const found = await lstat(dir).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => error.code !== 'ENOENT',
+    );
+    if (found || path.dirname(dir) === dir) return missing;
+    missing = dir;
+  }
+}
+
 /** The file system's answers that mean the project's files cannot be written where asked. */
 const WRITE_REFUSALS = new Set([
   'EACCES',
@@ -273,21 +289,25 @@ async function writableFolder(directory: string): Promise<{ folder: string; exis
   if (!entry) return { folder: directory, exists: false };
   const target = entry.isSymbolicLink()
     ? await realpath(directory).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT' && error.code !== 'ELOOP') throw error;
+        if (error.code !== 'ENOENT' && error.code !== 'ELOOP') throw writeFailure(directory, error);
         throw new CreateWeftError(
           'WEFT_CREATE_FOLDER_TAKEN',
           `${directory}: is a symbolic link that leads to no folder; fix: choose a folder name that is free, or create the folder the link names`,
         );
       })
     : directory;
-  const info = await stat(target);
+  // A folder the user may not read or search holds no project of theirs either.
+  const unreadable = (error: unknown) => {
+    throw writeFailure(directory, error);
+  };
+  const info = await stat(target).catch(unreadable);
   if (!info.isDirectory()) {
     throw new CreateWeftError(
       'WEFT_CREATE_FOLDER_TAKEN',
       `${directory}: is a file; fix: choose a folder name that is free`,
     );
   }
-  if ((await readdir(target)).length > 0) {
+  if ((await readdir(target).catch(unreadable)).length > 0) {
     throw new CreateWeftError(
       'WEFT_CREATE_FOLDER_TAKEN',
       `${directory}: is not empty; fix: choose a new folder name, or empty this one first`,

@@ -216,7 +216,7 @@ describe('McpPlugin against an allowed tool whose input schema zod cannot conver
     ['a not', { not: { required: ['a'] } }],
     ['a $ref to nowhere', { properties: { a: { $ref: '#/$defs/missing' } } }],
   ])(
-    'stops connect on %s with WEFT_MCP_UNSUPPORTED_SCHEMA, naming the tool [claim:mcpdoc-unsupported-schema] [claim:mcp-readme-unsupported-schema]',
+    'stops connect on %s with WEFT_MCP_UNSUPPORTED_SCHEMA, naming the tool [claim:mcpdoc-unsupported-schema] [claim:mcp-readme-unsupported-schema] [claim:mcp-readme-failures-step-errors]',
     async (_what, schema) => {
       await oneToolServer({ type: 'object', properties: { a: { type: 'string' } }, ...schema });
       const error = await McpPlugin.connect({

@@ -326,7 +326,7 @@ describe('declaredOnly', () => {
     expect(parsed.safeParse({}).success).toBe(false);
   });
 
-  it('names the field a value breaks, but says only Invalid input for an object its own anyOf or oneOf refuses [claim:mcpdoc-arguments] [claim:mcp-readme-failures-step-errors]', () => {
+  it('names the field a value breaks, but says only Invalid input for an object its own anyOf or oneOf refuses [claim:mcpdoc-arguments] [claim:mcp-readme-failures-server-words]', () => {
     const prettified = (schema: Record<string, unknown>, value: unknown): string => {
       const parsed = inputSchemaOf('shop', tool(schema)).safeParse(value);
       expect(parsed.success).toBe(false);

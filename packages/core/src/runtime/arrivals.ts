@@ -84,7 +84,6 @@ export function checkStorableEvent(event: TriggerEvent, spaceId: string, method:
   }
 }
 
-/** The `WEFT_INVALID_EVENT` of {@link checkStorableEvent}. */
 /**
  * Refuses, with `WEFT_INVALID_EVENT`, an event that is not an object, or whose `pluginId` or
  * `triggerId` is not a string: what a JavaScript caller or a cast can hand `dispatch` despite its
@@ -118,6 +117,7 @@ export function checkEventShape(event: unknown, method: string): asserts event i
   }
 }
 
+/** The `WEFT_INVALID_EVENT` of {@link checkStorableEvent}. */
 function invalidEvent(method: string, reason: string, cause: unknown): WeftError {
   return new WeftError(
     'WEFT_INVALID_EVENT',
