@@ -68,11 +68,18 @@ function runPhase(phase: TestPhase, holdOutput: boolean): Promise<Outcome> {
       finished = true;
       const seconds = (performance.now() - started) / 1000;
       const cpuSeconds = readCpuSeconds(cpuFile);
-      if (holdOutput) {
-        process.stdout.write(`\n===== ${phase.script} (ran beside another phase)\n`);
-        process.stdout.write(Buffer.concat(held));
-      }
-      console.log(`===== ${phase.script}: ${passed ? 'passed' : 'FAILED'} in ${minutes(seconds)}`);
+      const result = `===== ${phase.script}: ${passed ? 'passed' : 'FAILED'} in ${minutes(seconds)}\n`;
+      // In one write: a phase printing as it goes writes to the same output, and would land
+      // between the parts of separate writes.
+      process.stdout.write(
+        holdOutput
+          ? Buffer.concat([
+              Buffer.from(`\n===== ${phase.script} (ran beside another phase)\n`),
+              ...held,
+              Buffer.from(result),
+            ])
+          : result,
+      );
       resolve({ phase, seconds, cpuSeconds, passed });
     };
     child.once('error', () => finish(false));
