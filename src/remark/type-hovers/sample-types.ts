@@ -54,12 +54,24 @@ function readProject(): ts.ParsedCommandLine {
 class SamplesProject {
   private readonly parsed = readProject();
   private readonly overlays = new Map<string, { code: string; version: number }>();
+  /**
+   * The samples asked about: the program's root files. The other files of the samples' project,
+   * their tests among them, are left out unless a sample imports them, so the program loads and
+   * binds only what the shown samples need.
+   */
+  private readonly roots = new Set<string>();
   private readonly service: ts.LanguageService;
+  /**
+   * Bumped whenever an overlay changes. The language service asks for it before every question
+   * and, while it is unchanged, skips comparing every file of the project with its program.
+   */
+  private projectVersion = 0;
 
   constructor() {
     const host: ts.LanguageServiceHost = {
+      getProjectVersion: () => String(this.projectVersion),
       getCompilationSettings: () => ({ ...this.parsed.options, noEmit: true }),
-      getScriptFileNames: () => [...new Set([...this.parsed.fileNames, ...this.overlays.keys()])],
+      getScriptFileNames: () => [...this.roots],
       getScriptVersion: (file) => String(this.overlays.get(file)?.version ?? 0),
       getScriptSnapshot: (file) => {
         const overlay = this.overlays.get(file);
@@ -80,6 +92,10 @@ class SamplesProject {
 
   /** Makes `code` the contents of `file` for the next questions, unless it already is. */
   use(file: string, code: string): void {
+    if (!this.roots.has(file)) {
+      this.roots.add(file);
+      this.projectVersion += 1;
+    }
     const current = this.overlays.get(file);
     if (current?.code === code) {
       return;
@@ -88,6 +104,7 @@ class SamplesProject {
       return;
     }
     this.overlays.set(file, { code, version: (current?.version ?? 0) + 1 });
+    this.projectVersion += 1;
   }
 
   types(code: string, file: string): TypeHover[] {
