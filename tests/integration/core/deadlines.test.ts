@@ -263,7 +263,7 @@ describe('task deadline', () => {
     );
   });
 
-  it('adds no item for a step cut short by the timeout when its executor returns later [claim:exec-chain-cut-step]', async () => {
+  it('adds no item for a step cut short by the timeout when its executor returns later [claim:exec-chain-cut-step] [claim:wp-cut-step]', async () => {
     let returned = false;
     // Ignores its signal and answers 200 ms after the task's 100 ms deadline.
     const late = recordingExecutor('late', async () => {

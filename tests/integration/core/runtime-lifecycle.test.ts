@@ -1563,7 +1563,7 @@ describe('Runtime stop', () => {
     expect(slow.calls.map((call) => call.task.trigger.message)).toEqual(['m1', 'm2', 'm3']);
   });
 
-  it("with shutdown 'cancel' rejects queued tasks with 503 and aborts the running one, whose late result joins no chain [claim:exec-signal] [claim:exec-chain-cut-step] [claim:trig-shutdown] [claim:trig-shutdown-cancel] [claim:task-status-cancelled] [claim:task-cancel-rejects-waiting] [claim:wp-status-rule] [claim:wp-cancelled] [claim:index-dispatch-rejects]", async () => {
+  it("with shutdown 'cancel' rejects queued tasks with 503 and aborts the running one, whose late result joins no chain [claim:exec-signal] [claim:exec-chain-cut-step] [claim:wp-cut-step] [claim:trig-shutdown] [claim:trig-shutdown-cancel] [claim:task-status-cancelled] [claim:task-cancel-rejects-waiting] [claim:wp-status-rule] [claim:wp-cancelled] [claim:index-dispatch-rejects]", async () => {
     let signalSeen: AbortSignal | undefined;
     const waitsForAbort = recordingExecutor('reply', (_task, context) => {
       signalSeen = context.signal;
