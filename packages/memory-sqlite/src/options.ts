@@ -114,5 +114,7 @@ export function resolveOptions(
         `${MAX_BUSY_TIMEOUT_MS}, got ${String(busyTimeoutMs)}`,
     );
   }
-  return { path, id, busyTimeoutMs };
+  // -0 is a whole number from 0 up, but not the 32-bit integer better-sqlite3 takes: as it is,
+  // init() would fail on it. Adding 0 turns it into 0 and leaves every other number as it is.
+  return { path, id, busyTimeoutMs: busyTimeoutMs + 0 };
 }

@@ -76,6 +76,23 @@ describe('SqliteMemoryProvider: options and lifecycle', () => {
     expect(connection.db.pragma('busy_timeout', { simple: true })).toBe(1234);
   });
 
+  it('opens with a busyTimeoutMs at either end of its range, and with -0, which counts as 0 [claim:sqlite-busy]', async () => {
+    // -0 passes as a whole number from 0 up; better-sqlite3 takes only a 32-bit integer, which
+    // -0 is not, so init() failed with WEFT_SQLITE_OPEN_FAILED for a timeout the constructor took.
+    for (const [given, set] of [
+      [0, 0],
+      [-0, 0],
+      [2 ** 31 - 1, 2 ** 31 - 1],
+    ] as const) {
+      const memory = await db.open({ busyTimeoutMs: given });
+      const connection = (
+        memory as unknown as { connection: { db: { pragma: (s: string, o: object) => unknown } } }
+      ).connection;
+      expect(connection.db.pragma('busy_timeout', { simple: true })).toBe(set);
+      await memory.shutdown();
+    }
+  });
+
   it('waits 5000 ms for a write lock when not told otherwise, as the README says [claim:sqlite-busy] [claim:mpo-sqlite-busy]', async () => {
     const memory = await db.open();
     const connection = (
