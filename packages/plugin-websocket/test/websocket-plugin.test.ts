@@ -584,6 +584,30 @@ describe('WebSocketPlugin bad input', () => {
     expect(await booted.memory.query({ limit: 10 })).toEqual([]);
   });
 
+  it('reads a message of exactly maxPayloadBytes, whole or in fragments, and closes with 1009 on one byte more [claim:wsdoc-payload]', async () => {
+    booted = await boot({ maxPayloadBytes: 1024 });
+    // A message frame padded so its JSON text is `bytes` long (ASCII: one byte a character).
+    const ofBytes = (id: string, bytes: number) => {
+      const empty = JSON.stringify(message(id, '')).length;
+      const text = JSON.stringify(message(id, 'x'.repeat(bytes - empty)));
+      expect(Buffer.byteLength(text)).toBe(bytes);
+      return text;
+    };
+    const atLimit = await open(booted.url);
+    atLimit.send(ofBytes('1', 1024));
+    expect(await atLimit.next()).toMatchObject({ type: 'accepted', id: '1' });
+    expect(await atLimit.next()).toMatchObject({ type: 'reply', id: '1' });
+    sendInFragments(atLimit, ofBytes('2', 1024), 2);
+    expect(await atLimit.next()).toMatchObject({ type: 'accepted', id: '2' });
+    expect(await atLimit.next()).toMatchObject({ type: 'reply', id: '2' });
+    const whole = await open(booted.url);
+    whole.send(ofBytes('3', 1025));
+    expect((await whole.closed).code).toBe(1009);
+    const fragmented = await open(booted.url);
+    sendInFragments(fragmented, ofBytes('4', 1025), 2);
+    expect((await fragmented.closed).code).toBe(1009);
+  });
+
   it('closes the connection with 1008, with no error frame, on a message split into more than 16384 fragments, however small [claim:wsreadme-fragments] [claim:wsdoc-fragments]', async () => {
     booted = await boot();
     // 16384 fragments, the most ws takes: the message is read, and answered (not JSON).
