@@ -379,6 +379,47 @@ describe('WebSocketPlugin beside ChatPlugin in one runtime', () => {
     expect(plans[1]).toContain('over the websocket');
   });
 
+  it("refuses to start beside a ChatPlugin of another roomHistory, whose users would read through the model what this plugin's users wrote privately, and starts beside one of the same [claim:wsdoc-same-room-history]", async () => {
+    const models = () => [new ScriptedModelProvider({ fallback: echoModel })];
+    const shared = { roomHistory: 'shared', authorizeRoom: () => true } as const;
+    for (const [http, socket, expected] of [
+      [shared, {}, 'shared'],
+      [{}, shared, 'private'],
+    ] as const) {
+      const runtime = await Runtime.init({
+        models: models(),
+        memory: new InMemoryMemoryProvider(),
+        plugins: [
+          new ChatPlugin({ authenticate: () => ({ user: 'ada' }), ...http }),
+          new WebSocketPlugin({ port: 0, authenticate: () => ({ user: 'ada' }), ...socket }),
+        ],
+        options: { server: { port: 0 }, logger: capturingLogger('info').logger },
+      });
+      stopAfterTest(runtime);
+      const failure = await runtime.start().then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failure).toMatchObject({ code: 'WEFT_START_FAILED' });
+      const { cause } = failure as { cause: { code: string; message: string } };
+      expect(cause.code).toBe('WEFT_WS_INVALID_OPTIONS');
+      expect(cause.message).toContain(`option "roomHistory" must be '${expected}'`);
+      expect(cause.message).toContain('"chat"');
+    }
+    const runtime = await Runtime.init({
+      models: models(),
+      memory: new InMemoryMemoryProvider(),
+      plugins: [
+        new ChatPlugin({ authenticate: () => ({ user: 'ada' }), ...shared }),
+        new WebSocketPlugin({ port: 0, authenticate: () => ({ user: 'ada' }), ...shared }),
+      ],
+      options: { server: { port: 0 }, logger: capturingLogger('info').logger },
+    });
+    stopAfterTest(runtime);
+    await runtime.start();
+    expect(runtime.status).toBe('running');
+  });
+
   it('shows, in the reply prompt, the answer given over the other transport even when a later step followed it [claim:wsreadme-executor-history]', async () => {
     /** A step the model plans after the reply. */
     class AfterPlugin extends Plugin {
