@@ -379,7 +379,7 @@ describe('WebSocketPlugin beside ChatPlugin in one runtime', () => {
     expect(plans[1]).toContain('over the websocket');
   });
 
-  it("refuses to start beside a ChatPlugin of another roomHistory, whose users would read through the model what this plugin's users wrote privately, and starts beside one of the same [claim:wsdoc-same-room-history]", async () => {
+  it("refuses to start beside a ChatPlugin of another roomHistory, whose users would read through the model what this plugin's users wrote privately, and starts beside one of the same [claim:wsdoc-same-room-history] [claim:wsreadme-same-room-history]", async () => {
     const models = () => [new ScriptedModelProvider({ fallback: echoModel })];
     const shared = { roomHistory: 'shared', authorizeRoom: () => true } as const;
     for (const [http, socket, expected] of [
