@@ -8,7 +8,8 @@ import type { ErrorRegistry } from '@weft/core/internal';
  * than on messages. Each code has a section of the same name in the errors reference of
  * the documentation, with what raises it, its cause and its fix; the error’s `docsUrl` links it.
  *
- * - `WEFT_WS_INVALID_OPTIONS`: The `WebSocketPlugin` constructor was given a bad option.
+ * - `WEFT_WS_INVALID_OPTIONS`: The `WebSocketPlugin` constructor was given a bad option, or
+ *   `runtime.start()` found a chat plugin beside it with another `roomHistory`.
  * - `WEFT_WS_ORIGIN_NOT_ALLOWED`: A browser page whose origin is not in `allowedOrigins` tried to
  *   connect.
  * - `WEFT_WS_UNAUTHORIZED`: The `authenticate` hook refused the upgrade, failed, did not answer in
@@ -49,17 +50,18 @@ export type WebSocketPluginErrorCode =
 export const WS_ERRORS = {
   packageName: '@weft/plugin-websocket',
   intro:
-    'Codes with status 401, 403, 404, 426 or 503 refuse the upgrade, and 426 also a plain HTTP request: they answer the HTTP request with a JSON body and no websocket opens. The others, but `WEFT_WS_INVALID_OPTIONS`, which the constructor throws, arrive over an open connection, as an `error` frame `{ "type": "error", "id", "code", "message", "docsUrl" }` whose `id` is the `id` of the client’s frame (`null` when the frame had none that could be read); the connection stays open.',
+    'Codes with status 401, 403, 404, 426 or 503 refuse the upgrade, and 426 also a plain HTTP request: they answer the HTTP request with a JSON body and no websocket opens. The others, but `WEFT_WS_INVALID_OPTIONS`, which the constructor throws (or `runtime.start()`, as a cause), arrive over an open connection, as an `error` frame `{ "type": "error", "id", "code", "message", "docsUrl" }` whose `id` is the `id` of the client’s frame (`null` when the frame had none that could be read); the connection stays open.',
   codes: {
     WEFT_WS_INVALID_OPTIONS: {
-      summary: 'The `WebSocketPlugin` constructor was given a bad option.',
-      raisedBy: '`new WebSocketPlugin`',
+      summary:
+        'The `WebSocketPlugin` constructor was given a bad option, or `runtime.start()` found a chat plugin beside it with another `roomHistory`.',
+      raisedBy: '`new WebSocketPlugin`, and `runtime.start()` as the cause of `WEFT_START_FAILED`',
       raisers: [
         'plugin-websocket/src/options.ts#resolveOptions',
         'plugin-websocket/src/options.ts#invalid',
       ],
       cause:
-        "the `WebSocketPlugin` constructor was given a bad option, such as an option name it does not know (a misspelt one), a `path` that does not start with `/` or that a URL would write otherwise (no upgrade could reach it), a limit that is not a positive integer, a time that becomes a timer over 2147483647 ms (the longest delay a Node.js timer keeps), an origin that is not `scheme://host[:port]`, an `allowedHosts` entry with a scheme, a port or a path (which no `Host` header could match), or `roomHistory: 'shared'` without `authorizeRoom`.",
+        "the `WebSocketPlugin` constructor was given a bad option, such as an option name it does not know (a misspelt one), a `path` that does not start with `/` or that a URL would write otherwise (no upgrade could reach it), a limit that is not a positive integer, a time that becomes a timer over 2147483647 ms (the longest delay a Node.js timer keeps), an origin that is not `scheme://host[:port]`, an `allowedHosts` entry with a scheme, a port or a path (which no `Host` header could match), or `roomHistory: 'shared'` without `authorizeRoom`; or, when the runtime starts, another chat plugin of the runtime, such as a `ChatPlugin`, has another `roomHistory`: both write into the same spaces, so a room private on one and shared on the other would show what users wrote over the first to every user of the other.",
       fix: 'the message names the option and what it must be.',
     },
     WEFT_WS_ORIGIN_NOT_ALLOWED: {

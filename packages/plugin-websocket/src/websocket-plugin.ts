@@ -234,9 +234,28 @@ export class WebSocketPlugin extends Plugin {
   /**
    * Finds the other chat plugins of the runtime (such as `ChatPlugin`), whose reply steps the
    * reply prompt's history lists beside this one's.
+   *
+   * @throws WebSocketPluginError `WEFT_WS_INVALID_OPTIONS` naming `roomHistory` when another chat
+   *   plugin of the runtime has another `roomHistory`: they write into the same spaces, so a room
+   *   private on one and shared on the other would show one plugin's messages to the users of the
+   *   other. `Runtime.start` reports it as `WEFT_START_FAILED`.
    */
   override async init(runtime: Runtime): Promise<void> {
-    this.replySteps = chatReplyPluginIds(runtime.plugins, this.id).map((id) => `${id}/reply`);
+    const chatPlugins = chatReplyPluginIds(runtime.plugins, this.id);
+    this.replySteps = chatPlugins.map((id) => `${id}/reply`);
+    // The chat plugins of one runtime write into the same spaces: a room private on one and
+    // shared on the other would show the first one's messages to every user of the other.
+    for (const id of chatPlugins.slice(1)) {
+      const other = (runtime.plugins.get(id) as { access?: { roomHistory?: unknown } } | undefined)
+        ?.access?.roomHistory;
+      if (typeof other === 'string' && other !== this.access.roomHistory) {
+        throw invalid(
+          'roomHistory',
+          `'${other}', as the chat plugin "${id}" of this runtime has it, since both write into the same spaces (give the two plugins the same roomHistory)`,
+          this.access.roomHistory,
+        );
+      }
+    }
   }
 
   override async shutdown(): Promise<void> {

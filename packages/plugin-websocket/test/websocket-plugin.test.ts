@@ -379,6 +379,47 @@ describe('WebSocketPlugin beside ChatPlugin in one runtime', () => {
     expect(plans[1]).toContain('over the websocket');
   });
 
+  it("refuses to start beside a ChatPlugin of another roomHistory, whose users would read through the model what this plugin's users wrote privately, and starts beside one of the same [claim:wsdoc-same-room-history] [claim:wsreadme-same-room-history]", async () => {
+    const models = () => [new ScriptedModelProvider({ fallback: echoModel })];
+    const shared = { roomHistory: 'shared', authorizeRoom: () => true } as const;
+    for (const [http, socket, expected] of [
+      [shared, {}, 'shared'],
+      [{}, shared, 'private'],
+    ] as const) {
+      const runtime = await Runtime.init({
+        models: models(),
+        memory: new InMemoryMemoryProvider(),
+        plugins: [
+          new ChatPlugin({ authenticate: () => ({ user: 'ada' }), ...http }),
+          new WebSocketPlugin({ port: 0, authenticate: () => ({ user: 'ada' }), ...socket }),
+        ],
+        options: { server: { port: 0 }, logger: capturingLogger('info').logger },
+      });
+      stopAfterTest(runtime);
+      const failure = await runtime.start().then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failure).toMatchObject({ code: 'WEFT_START_FAILED' });
+      const { cause } = failure as { cause: { code: string; message: string } };
+      expect(cause.code).toBe('WEFT_WS_INVALID_OPTIONS');
+      expect(cause.message).toContain(`option "roomHistory" must be '${expected}'`);
+      expect(cause.message).toContain('"chat"');
+    }
+    const runtime = await Runtime.init({
+      models: models(),
+      memory: new InMemoryMemoryProvider(),
+      plugins: [
+        new ChatPlugin({ authenticate: () => ({ user: 'ada' }), ...shared }),
+        new WebSocketPlugin({ port: 0, authenticate: () => ({ user: 'ada' }), ...shared }),
+      ],
+      options: { server: { port: 0 }, logger: capturingLogger('info').logger },
+    });
+    stopAfterTest(runtime);
+    await runtime.start();
+    expect(runtime.status).toBe('running');
+  });
+
   it('shows, in the reply prompt, the answer given over the other transport even when a later step followed it [claim:wsreadme-executor-history]', async () => {
     /** A step the model plans after the reply. */
     class AfterPlugin extends Plugin {
@@ -582,6 +623,30 @@ describe('WebSocketPlugin bad input', () => {
     sendInFragments(client, text, 3);
     expect((await client.closed).code).toBe(1009);
     expect(await booted.memory.query({ limit: 10 })).toEqual([]);
+  });
+
+  it('reads a message of exactly maxPayloadBytes, whole or in fragments, and closes with 1009 on one byte more [claim:wsdoc-payload]', async () => {
+    booted = await boot({ maxPayloadBytes: 1024 });
+    // A message frame padded so its JSON text is `bytes` long (ASCII: one byte a character).
+    const ofBytes = (id: string, bytes: number) => {
+      const empty = JSON.stringify(message(id, '')).length;
+      const text = JSON.stringify(message(id, 'x'.repeat(bytes - empty)));
+      expect(Buffer.byteLength(text)).toBe(bytes);
+      return text;
+    };
+    const atLimit = await open(booted.url);
+    atLimit.send(ofBytes('1', 1024));
+    expect(await atLimit.next()).toMatchObject({ type: 'accepted', id: '1' });
+    expect(await atLimit.next()).toMatchObject({ type: 'reply', id: '1' });
+    sendInFragments(atLimit, ofBytes('2', 1024), 2);
+    expect(await atLimit.next()).toMatchObject({ type: 'accepted', id: '2' });
+    expect(await atLimit.next()).toMatchObject({ type: 'reply', id: '2' });
+    const whole = await open(booted.url);
+    whole.send(ofBytes('3', 1025));
+    expect((await whole.closed).code).toBe(1009);
+    const fragmented = await open(booted.url);
+    sendInFragments(fragmented, ofBytes('4', 1025), 2);
+    expect((await fragmented.closed).code).toBe(1009);
   });
 
   it('closes the connection with 1008, with no error frame, on a message split into more than 16384 fragments, however small [claim:wsreadme-fragments] [claim:wsdoc-fragments]', async () => {
