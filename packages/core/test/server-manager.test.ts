@@ -1393,7 +1393,7 @@ describe('ServerManager', () => {
     );
 
     it.each([undefined, true] as const)(
-      'answers a request with more than one Host header 400 in JSON, whichever comes first (allowedHosts: %j) [claim:errors-400-duplicate-host]',
+      'answers a request with more than one Host header 400 in JSON, whichever comes first (allowedHosts: %j) [claim:errors-400-duplicate-host] [claim:trig-node-refusals]',
       async (allowedHosts) => {
         const server = await serve([echo], allowedHosts === undefined ? {} : { allowedHosts });
         for (const [first, second] of [
@@ -1420,7 +1420,7 @@ describe('ServerManager', () => {
       },
     );
 
-    it('judges the host a request target in absolute form names, not the Host header, as RFC 9112 asks, for the host check and the server own origin; a target naming no host or user information gets 400 [claim:tsdoc-absolute-form-authority] [claim:cfg-allowed-hosts-absolute-form] [claim:prod-allowed-hosts-absolute-form] [claim:errors-host-absolute-form] [claim:errors-bad-request-absolute-form] [claim:trig-403-row] [claim:trig-host-first] [claim:tsdoc-server-default-allowed-hosts]', async () => {
+    it('judges the host a request target in absolute form names, not the Host header, as RFC 9112 asks, for the host check and the server own origin; a target naming no host or user information gets 400 [claim:tsdoc-absolute-form-authority] [claim:cfg-allowed-hosts-absolute-form] [claim:prod-allowed-hosts-absolute-form] [claim:errors-host-absolute-form] [claim:errors-bad-request-absolute-form] [claim:trig-403-row] [claim:trig-host-first] [claim:trig-node-refusals] [claim:tsdoc-server-default-allowed-hosts]', async () => {
       const { logger, lines } = capturingLogger();
       const { calls, counting } = counted();
       const server = new ServerManager({ port: 0, allowedHosts: ['agent.example.com'] }, logger);
