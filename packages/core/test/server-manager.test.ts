@@ -1822,6 +1822,26 @@ describe('ServerManager', () => {
       expect(body.ms).toBeLessThan(3_000 + 500);
     });
 
+    it('looks for late clients once a second with a headersTimeout above a second too, as with the default of 10 s: no idle connection waits more than about a second past its deadline [claim:trig-timeouts-late] [claim:cfg-headers-timeout-late]', async () => {
+      const headersTimeout = 2_500;
+      const server = await serve([echo], { headersTimeout, requestTimeout: 5_000 });
+      // Opened 400 ms apart, the connections reach their deadlines at six points of the
+      // server's checking period: were it as long as headersTimeout, one would wait 2 s or more.
+      const lateness = await Promise.all(
+        Array.from({ length: 6 }, async (_, index) => {
+          await new Promise((resolve) => setTimeout(resolve, index * 400));
+          const started = performance.now();
+          const { status } = await rawExchange(server, '');
+          expect(status).toBe(408);
+          return performance.now() - started - headersTimeout;
+        }),
+      );
+      for (const ms of lateness) {
+        expect(ms).toBeGreaterThanOrEqual(0);
+        expect(ms).toBeLessThan(1_500);
+      }
+    });
+
     it('answers 408 to a client whose body is still arriving after requestTimeout, after the middleware ran and before any route handler, with the request id the middleware saw, and to late headers before any middleware [claim:errors-408-cause] [claim:errors-408-late-body] [claim:trig-request-timeout] [claim:trig-request-id]', async () => {
       const server = new ServerManager(
         { port: 0, headersTimeout: 300, requestTimeout: 600 },
