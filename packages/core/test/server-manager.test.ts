@@ -1393,7 +1393,7 @@ describe('ServerManager', () => {
     );
 
     it.each([undefined, true] as const)(
-      'answers a request with more than one Host header 400 in JSON, whichever comes first (allowedHosts: %j) [claim:errors-400-duplicate-host]',
+      'answers a request with more than one Host header 400 in JSON, whichever comes first (allowedHosts: %j) [claim:errors-400-duplicate-host] [claim:trig-node-refusals]',
       async (allowedHosts) => {
         const server = await serve([echo], allowedHosts === undefined ? {} : { allowedHosts });
         for (const [first, second] of [
@@ -1420,7 +1420,7 @@ describe('ServerManager', () => {
       },
     );
 
-    it('judges the host a request target in absolute form names, not the Host header, as RFC 9112 asks, for the host check and the server own origin; a target naming no host or user information gets 400 [claim:tsdoc-absolute-form-authority] [claim:cfg-allowed-hosts-absolute-form] [claim:prod-allowed-hosts-absolute-form] [claim:errors-host-absolute-form] [claim:errors-bad-request-absolute-form] [claim:trig-403-row] [claim:trig-host-first] [claim:tsdoc-server-default-allowed-hosts]', async () => {
+    it('judges the host a request target in absolute form names, not the Host header, as RFC 9112 asks, for the host check and the server own origin; a target naming no host or user information gets 400 [claim:tsdoc-absolute-form-authority] [claim:cfg-allowed-hosts-absolute-form] [claim:prod-allowed-hosts-absolute-form] [claim:errors-host-absolute-form] [claim:errors-bad-request-absolute-form] [claim:trig-403-row] [claim:trig-host-first] [claim:trig-node-refusals] [claim:tsdoc-server-default-allowed-hosts]', async () => {
       const { logger, lines } = capturingLogger();
       const { calls, counting } = counted();
       const server = new ServerManager({ port: 0, allowedHosts: ['agent.example.com'] }, logger);
@@ -1686,9 +1686,10 @@ describe('ServerManager', () => {
       expect(await quick).toBe('HTTP/1.1 200 OK');
       expect(await slow).toBe('');
       // Past the default grace of 1000 ms, so a server that ignored stopGraceMs fails here, and
-      // well before the slow handler's 6 s, with margins a loaded machine's timers cannot cross.
+      // closer to the 2 s grace than to twice it, so a server that waited longer fails too, with
+      // more than a second of margin for a loaded machine's timers.
       expect(elapsed).toBeGreaterThanOrEqual(1_950);
-      expect(elapsed).toBeLessThan(4_500);
+      expect(elapsed).toBeLessThan(3_200);
     });
 
     it('ends a stop soon after the last open request is answered, closing its keep-alive connection then rather than at stopGraceMs [claim:trig-stop-grace]', async () => {
@@ -1820,6 +1821,26 @@ describe('ServerManager', () => {
       expect(body.status).toBe(408);
       expect(body.ms).toBeGreaterThanOrEqual(2_000);
       expect(body.ms).toBeLessThan(3_000 + 500);
+    });
+
+    it('looks for late clients once a second with a headersTimeout above a second too, as with the default of 10 s: no idle connection waits more than about a second past its deadline [claim:trig-timeouts-late] [claim:cfg-headers-timeout-late]', async () => {
+      const headersTimeout = 2_500;
+      const server = await serve([echo], { headersTimeout, requestTimeout: 5_000 });
+      // Opened 400 ms apart, the connections reach their deadlines at six points of the
+      // server's checking period: were it as long as headersTimeout, one would wait 2 s or more.
+      const lateness = await Promise.all(
+        Array.from({ length: 6 }, async (_, index) => {
+          await new Promise((resolve) => setTimeout(resolve, index * 400));
+          const started = performance.now();
+          const { status } = await rawExchange(server, '');
+          expect(status).toBe(408);
+          return performance.now() - started - headersTimeout;
+        }),
+      );
+      for (const ms of lateness) {
+        expect(ms).toBeGreaterThanOrEqual(0);
+        expect(ms).toBeLessThan(1_500);
+      }
     });
 
     it('answers 408 to a client whose body is still arriving after requestTimeout, after the middleware ran and before any route handler, with the request id the middleware saw, and to late headers before any middleware [claim:errors-408-cause] [claim:errors-408-late-body] [claim:trig-request-timeout] [claim:trig-request-id]', async () => {

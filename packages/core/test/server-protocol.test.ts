@@ -130,7 +130,7 @@ describe('ServerManager and requests it does not speak', () => {
     expect(ran).toEqual([]);
   });
 
-  it("answers 501 to a coding alone too, and leaves codings after chunked to Node.js's parser, which answers 400 [claim:prod-transfer-coding] [claim:prod-transfer-coding-after-chunked] [claim:errors-501-after-chunked]", async () => {
+  it("answers 501 to a coding alone too, and leaves codings after chunked to Node.js's parser, which answers 400 [claim:prod-transfer-coding] [claim:prod-transfer-coding-after-chunked] [claim:errors-501-after-chunked] [claim:trig-501-505-row]", async () => {
     const { port, ran } = await serve();
     const alone = await exchange(
       port,
