@@ -72,7 +72,7 @@ export const OPENAI_ERRORS = {
         'model-openai/src/http.ts#sendWithRetry',
       ],
       cause:
-        'the API answered with an error status: a `4xx` other than `429` at once (a wrong key gives `401`, an unknown model `404`), or a `429` or `5xx` that lasted through every retry; a `3xx` that fetch did not follow fails at once too. Such a status fails the call at once even when the answer’s body broke off or was still arriving at `timeoutMs`, and the message then says so. `httpStatus` holds the status, and the message includes the API’s own explanation, when its body gave one whole.',
+        'the API answered with an error status: a `4xx` other than `429` at once (a wrong key gives `401`, an unknown model `404`), or a `429` or `5xx` that lasted through every retry; a `3xx` that fetch did not follow fails at once too. Such a status fails the call at once even when the answer’s body broke off, was still arriving at `timeoutMs` or was larger than `maxResponseBytes`, and the message then says so. `httpStatus` holds the status, and the message includes the API’s own explanation, when its body gave one whole.',
       fix: 'for `401` and `403`, check the key; for `404`, the model name and the base URL; for `429` and `5xx`, the provider’s limits and status, or raise `maxRetries`.',
     },
     /** @claim errors-openai-timeout-last-status */
@@ -122,7 +122,8 @@ export const OPENAI_ERRORS = {
       summary: 'The API’s answer was larger than `maxResponseBytes`.',
       raisedBy: 'every call of `OpenAIModelProvider`',
       raisers: ['model-openai/src/http.ts#sendWithRetry'],
-      cause: 'the answer was larger than `maxResponseBytes`.',
+      cause:
+        'the answer, a `2xx`, `429` or `5xx`, was larger than `maxResponseBytes` (a `4xx` other than `429` or a `3xx` that large fails as [WEFT_OPENAI_HTTP_STATUS](#weft_openai_http_status) instead). It is not retried.',
       fix: 'lower the call’s `maxTokens`, or raise `maxResponseBytes` if such answers are expected.',
     },
   },
