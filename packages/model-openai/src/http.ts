@@ -396,7 +396,9 @@ function exhaustedError(
         outcome.status === undefined
           ? notHttp(outcome.error)
             ? `${config.label}: the server at ${request.method} ${request.url} answered, but not with HTTP (${attemptsText(attempts)}): ${describeError(outcome.error)}`
-            : `${config.label}: could not reach ${request.method} ${request.url} (${attemptsText(attempts)}): ${describeError(outcome.error)}`
+            : headersTooLarge(outcome.error)
+              ? `${config.label}: the server at ${request.method} ${request.url} answered with headers larger than fetch reads (${attemptsText(attempts)}): ${describeError(outcome.error)}`
+              : `${config.label}: could not reach ${request.method} ${request.url} (${attemptsText(attempts)}): ${describeError(outcome.error)}`
           : `${config.label}: the answer to ${request.method} ${request.url} (status ${outcome.status}) broke off before its end (${attemptsText(attempts)}): ${describeError(outcome.error)}`,
         { attempts, httpStatus: outcome.status, cause: outcome.error },
       );
@@ -411,9 +413,23 @@ function exhaustedError(
  * @claim tsdoc-openai-not-http
  */
 function notHttp(error: unknown): boolean {
+  return hasCode(error, (code) => code.startsWith('HPE_'));
+}
+
+/**
+ * Whether a failed request reached a server whose answer had headers larger than fetch reads
+ * (16 KiB, Node.js's `--max-http-header-size`): the server answered, so "could not reach" would
+ * send its reader after the wrong problem.
+ */
+function headersTooLarge(error: unknown): boolean {
+  return hasCode(error, (code) => code === 'UND_ERR_HEADERS_OVERFLOW');
+}
+
+/** Whether the error, or a cause of it up to five deep, has a string `code` that `matches`. */
+function hasCode(error: unknown, matches: (code: string) => boolean): boolean {
   for (let at = error, depth = 0; at instanceof Error && depth < 5; depth += 1) {
     const code = (at as { code?: unknown }).code;
-    if (typeof code === 'string' && code.startsWith('HPE_')) return true;
+    if (typeof code === 'string' && matches(code)) return true;
     at = at.cause;
   }
   return false;
@@ -441,6 +457,9 @@ function describeOutcome(
     case 'network':
       if (outcome.status === undefined && notHttp(outcome.error)) {
         return `attempt was answered, but not with HTTP: ${describeError(outcome.error)}`;
+      }
+      if (outcome.status === undefined && headersTooLarge(outcome.error)) {
+        return `attempt was answered with headers larger than fetch reads: ${describeError(outcome.error)}`;
       }
       return outcome.status === undefined
         ? `attempt could not connect: ${describeError(outcome.error)}`
