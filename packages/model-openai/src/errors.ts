@@ -72,7 +72,7 @@ export const OPENAI_ERRORS = {
         'model-openai/src/http.ts#sendWithRetry',
       ],
       cause:
-        'the API answered with an error status: a `4xx` other than `429` at once (a wrong key gives `401`, an unknown model `404`), or a `429` or `5xx` that lasted through every retry; a `3xx` that fetch did not follow fails at once too. Such a status fails the call at once even when the answer’s body broke off or was still arriving at `timeoutMs`, and the message then says so. `httpStatus` holds the status, and the message includes the API’s own explanation, when its body gave one whole.',
+        'the API answered with an error status: a `4xx` other than `429` at once (a wrong key gives `401`, an unknown model `404`), or a `429` or `5xx` that lasted through every retry; a `3xx` that fetch did not follow fails at once too. Such a status fails the call at once even when the answer’s body broke off, was still arriving at `timeoutMs` or was larger than `maxResponseBytes`, and the message then says so. `httpStatus` holds the status, and the message includes the API’s own explanation, when its body gave one whole.',
       fix: 'for `401` and `403`, check the key; for `404`, the model name and the base URL; for `429` and `5xx`, the provider’s limits and status, or raise `maxRetries`.',
     },
     /** @claim errors-openai-timeout-last-status */
@@ -98,7 +98,7 @@ export const OPENAI_ERRORS = {
       raisedBy: 'every call of `OpenAIModelProvider`',
       raisers: ['model-openai/src/http.ts#exhaustedError'],
       cause:
-        'the last attempt could not reach the API: connection refused, a DNS failure, a reset connection. The message includes the system’s reason, such as `ECONNREFUSED`. A server that answers with something other than HTTP (an SSH greeting, any bytes that do not start an HTTP answer, whether it then closes the connection or keeps it open) ends here too, at once, retried the same way: the message says `answered, but not with HTTP` instead of `could not reach`, which usually means `baseUrl` names the port of another service. A server that wants `https` sends nothing before the client’s TLS greeting, and one of Node.js closes the connection on a plain request without a byte, so `http` where it wants `https` gives `could not reach` with `other side closed`. An answer (a `2xx`, `429` or `5xx`) whose body broke off before its end (the server closed the connection half-way) ends here too, retried like a refused connection, while any other error status fails at once as `WEFT_OPENAI_HTTP_STATUS`: the message says `broke off` instead of `could not reach`, and `httpStatus` holds the status the answer began with. When `totalTimeoutMs` leaves no time for another attempt, the same failure ends as [WEFT_OPENAI_TIMEOUT](#weft_openai_timeout), whose message then gives that reason.',
+        'the last attempt could not reach the API: connection refused, a DNS failure, a reset connection. The message includes the system’s reason, such as `ECONNREFUSED`. A server that answers with something other than HTTP (an SSH greeting, any bytes that do not start an HTTP answer, whether it then closes the connection or keeps it open) ends here too, at once, retried the same way: the message says `answered, but not with HTTP` instead of `could not reach`, which usually means `baseUrl` names the port of another service. An HTTP answer whose headers are larger than fetch reads (16 KiB) ends here the same way, and its message says `answered with headers larger than fetch reads`. A server that wants `https` sends nothing before the client’s TLS greeting, and one of Node.js closes the connection on a plain request without a byte, so `http` where it wants `https` gives `could not reach` with `other side closed`. An answer (a `2xx`, `429` or `5xx`) whose body broke off before its end (the server closed the connection half-way) ends here too, retried like a refused connection, while any other error status fails at once as `WEFT_OPENAI_HTTP_STATUS`: the message says `broke off` instead of `could not reach`, and `httpStatus` holds the status the answer began with. When `totalTimeoutMs` leaves no time for another attempt, the same failure ends as [WEFT_OPENAI_TIMEOUT](#weft_openai_timeout), whose message then gives that reason.',
       fix: 'check that the server runs and that `baseUrl` points at it, including the scheme (`https` for a server that wants TLS), the port and the `/v1` suffix.',
     },
     /** @claim errors-openai-aborted-causes */
@@ -122,7 +122,8 @@ export const OPENAI_ERRORS = {
       summary: 'The API’s answer was larger than `maxResponseBytes`.',
       raisedBy: 'every call of `OpenAIModelProvider`',
       raisers: ['model-openai/src/http.ts#sendWithRetry'],
-      cause: 'the answer was larger than `maxResponseBytes`.',
+      cause:
+        'the answer, a `2xx`, `429` or `5xx`, was larger than `maxResponseBytes` (a `4xx` other than `429` or a `3xx` that large fails as [WEFT_OPENAI_HTTP_STATUS](#weft_openai_http_status) instead). It is not retried.',
       fix: 'lower the call’s `maxTokens`, or raise `maxResponseBytes` if such answers are expected.',
     },
   },

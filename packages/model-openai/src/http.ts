@@ -42,7 +42,12 @@ export type AttemptOutcome =
       /** Its reason phrase, with `status`. */
       readonly statusText?: string;
     }
-  | { readonly kind: 'too-large'; readonly status: number }
+  | {
+      readonly kind: 'too-large';
+      readonly status: number;
+      /** The answer's reason phrase. */
+      readonly statusText: string;
+    }
   | {
       readonly kind: 'network';
       readonly error: unknown;
@@ -148,7 +153,7 @@ export async function attemptRequest(
     const body = await Promise.race([readBody(response, config.maxResponseBytes), stopped]);
     if (body === undefined) {
       timeout.abort(new Error('response too large'));
-      return { kind: 'too-large', status: response.status };
+      return { kind: 'too-large', status: response.status, statusText: response.statusText };
     }
     return {
       kind: 'response',
@@ -224,8 +229,9 @@ export function isRetryableStatus(status: number): boolean {
  * @param config - Timeouts, size limit, retry policy, the caller's signal and the label.
  * @returns The first 2xx answer, with its body read and the number of attempts it took.
  * @throws {@link OpenAIModelProviderError} with code `WEFT_OPENAI_HTTP_STATUS` at once for a 4xx
- * other than 429 (and for 1xx/3xx answers fetch did not follow); `WEFT_OPENAI_RESPONSE_TOO_LARGE`
- * at once for an answer over `maxResponseBytes`; `WEFT_OPENAI_HTTP_STATUS`, `WEFT_OPENAI_TIMEOUT`
+ * other than 429 (and for 1xx/3xx answers fetch did not follow), even one whose body broke off, was
+ * still arriving or was over `maxResponseBytes`; `WEFT_OPENAI_RESPONSE_TOO_LARGE` at once for a 2xx,
+ * 429 or 5xx answer over `maxResponseBytes`; `WEFT_OPENAI_HTTP_STATUS`, `WEFT_OPENAI_TIMEOUT`
  * or `WEFT_OPENAI_NETWORK`, after how the last attempt ended, when no retries are left;
  * `WEFT_OPENAI_TIMEOUT` (with the last answer's `httpStatus`, if any) when `totalTimeoutMs`
  * leaves no time for the next attempt, or cut the last one short, naming that option;
@@ -259,6 +265,16 @@ export async function sendWithRetry(
         : abortedError(config.label, outcome.reason, attempt, outcome.status);
     }
     if (outcome.kind === 'too-large') {
+      // An error status that asking again would not help (a 401, a 404) is what the caller needs
+      // to hear about, whatever the size of its body, as when its body broke off: the status
+      // alone settles it.
+      if ((outcome.status < 200 || outcome.status > 299) && !isRetryableStatus(outcome.status)) {
+        throw new OpenAIModelProviderError(
+          'WEFT_OPENAI_HTTP_STATUS',
+          `${config.label}: request failed with ${describeHttpFailure(outcome.status, outcome.statusText, '')} (its answer was larger than option "maxResponseBytes" (${config.maxResponseBytes} bytes))`,
+          { httpStatus: outcome.status, attempts: attempt },
+        );
+      }
       throw new OpenAIModelProviderError(
         'WEFT_OPENAI_RESPONSE_TOO_LARGE',
         `${config.label}: the answer (status ${outcome.status}) is larger than option "maxResponseBytes" (${config.maxResponseBytes} bytes); raise it if the server really sends such answers`,
@@ -380,7 +396,9 @@ function exhaustedError(
         outcome.status === undefined
           ? notHttp(outcome.error)
             ? `${config.label}: the server at ${request.method} ${request.url} answered, but not with HTTP (${attemptsText(attempts)}): ${describeError(outcome.error)}`
-            : `${config.label}: could not reach ${request.method} ${request.url} (${attemptsText(attempts)}): ${describeError(outcome.error)}`
+            : headersTooLarge(outcome.error)
+              ? `${config.label}: the server at ${request.method} ${request.url} answered with headers larger than fetch reads (${attemptsText(attempts)}): ${describeError(outcome.error)}`
+              : `${config.label}: could not reach ${request.method} ${request.url} (${attemptsText(attempts)}): ${describeError(outcome.error)}`
           : `${config.label}: the answer to ${request.method} ${request.url} (status ${outcome.status}) broke off before its end (${attemptsText(attempts)}): ${describeError(outcome.error)}`,
         { attempts, httpStatus: outcome.status, cause: outcome.error },
       );
@@ -395,9 +413,23 @@ function exhaustedError(
  * @claim tsdoc-openai-not-http
  */
 function notHttp(error: unknown): boolean {
+  return hasCode(error, (code) => code.startsWith('HPE_'));
+}
+
+/**
+ * Whether a failed request reached a server whose answer had headers larger than fetch reads
+ * (16 KiB, Node.js's `--max-http-header-size`): the server answered, so "could not reach" would
+ * send its reader after the wrong problem.
+ */
+function headersTooLarge(error: unknown): boolean {
+  return hasCode(error, (code) => code === 'UND_ERR_HEADERS_OVERFLOW');
+}
+
+/** Whether the error, or a cause of it up to five deep, has a string `code` that `matches`. */
+function hasCode(error: unknown, matches: (code: string) => boolean): boolean {
   for (let at = error, depth = 0; at instanceof Error && depth < 5; depth += 1) {
     const code = (at as { code?: unknown }).code;
-    if (typeof code === 'string' && code.startsWith('HPE_')) return true;
+    if (typeof code === 'string' && matches(code)) return true;
     at = at.cause;
   }
   return false;
@@ -425,6 +457,9 @@ function describeOutcome(
     case 'network':
       if (outcome.status === undefined && notHttp(outcome.error)) {
         return `attempt was answered, but not with HTTP: ${describeError(outcome.error)}`;
+      }
+      if (outcome.status === undefined && headersTooLarge(outcome.error)) {
+        return `attempt was answered with headers larger than fetch reads: ${describeError(outcome.error)}`;
       }
       return outcome.status === undefined
         ? `attempt could not connect: ${describeError(outcome.error)}`

@@ -74,9 +74,10 @@ export interface OpenAIModelProviderOptions {
    */
   totalTimeoutMs?: number;
   /**
-   * The largest answer read, in bytes; a larger one is abandoned as soon as it passes the limit
-   * and fails with `WEFT_OPENAI_RESPONSE_TOO_LARGE`, without retrying. Default: `10485760`
-   * (10 MiB).
+   * The largest answer read, in bytes; a larger one is abandoned as soon as it passes the limit,
+   * or at once when its `Content-Length` says it will, and fails with
+   * `WEFT_OPENAI_RESPONSE_TOO_LARGE`, without retrying (a 4xx other than 429 or a 3xx fails with
+   * `WEFT_OPENAI_HTTP_STATUS`, as such a status always does). Default: `10485760` (10 MiB).
    * @claim tsdoc-openai-default-max-response-bytes
    */
   maxResponseBytes?: number;

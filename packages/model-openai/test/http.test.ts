@@ -268,6 +268,38 @@ describe('TSDoc of notHttp', () => {
     });
   }
 
+  it('reports a server whose answer has headers over 16 KiB as answering with headers larger than fetch reads, not as unreachable [claim:oai-network] [claim:errors-openai-not-http]', async () => {
+    const url = await listening(
+      createServer((_request, response) => {
+        response.writeHead(200, { 'x-large': 'a'.repeat(20 * 1024) }).end('{}');
+      }),
+    );
+    const error = await failureOf(
+      sendWithRetry({ ...request, url }, config(globalThis.fetch, { timeoutMs: 5_000 })),
+    );
+    expect(error).toMatchObject({ code: 'WEFT_OPENAI_NETWORK', attempts: 1 });
+    expect(error.httpStatus).toBeUndefined();
+    expect(error.message).toContain(
+      `the server at POST ${url} answered with headers larger than fetch reads (1 attempt)`,
+    );
+    expect(error.message).not.toContain('could not reach');
+    // Named the same way when totalTimeoutMs leaves no time for another attempt.
+    const overall = await failureOf(
+      sendWithRetry(
+        { ...request, url },
+        config(globalThis.fetch, {
+          timeoutMs: 5_000,
+          maxRetries: 1,
+          retryBaseDelayMs: 5_000,
+          totalTimeoutMs: 2_000,
+        }),
+      ),
+    );
+    expect(overall.message).toContain(
+      'last attempt was answered with headers larger than fetch reads',
+    );
+  });
+
   it('reports plain HTTP sent to a TLS server of Node.js as could not reach, other side closed: it sends no byte [claim:errors-openai-not-http]', async () => {
     const server = createTlsServer({}, () => undefined);
     server.on('tlsClientError', () => undefined);

@@ -573,6 +573,62 @@ describe('OpenAIModelProvider', () => {
       );
     });
 
+    it('fails a 401 or a 3xx whose body is over maxResponseBytes with its status, and a 503 as too large [claim:oai-error-table] [claim:oai-total-error-status] [claim:oai-too-large-row] [claim:mpo-max-response]', async () => {
+      const big = `{"error":{"message":"bad key"}}${' '.repeat(100)}`;
+      // Declared by Content-Length, and streamed without one.
+      const streamed =
+        (status: number): Handler =>
+        (_request, response) => {
+          response.writeHead(status, { 'Content-Type': 'application/json' });
+          response.write(big.slice(0, 20));
+          response.end(big.slice(20));
+        };
+      server.enqueue(reply(401, big), streamed(401), streamed(307));
+      for (const status of [401, 401, 307]) {
+        const error = await failure(generate(provider({ maxRetries: 2, maxResponseBytes: 50 })));
+        expect(error).toMatchObject({
+          code: 'WEFT_OPENAI_HTTP_STATUS',
+          httpStatus: status,
+          attempts: 1,
+        });
+        expect(error.message).toMatch(
+          new RegExp(
+            `^OpenAIModelProvider "openai": request failed with ${status} [A-Za-z ]+ \\(its answer was larger than option "maxResponseBytes" \\(50 bytes\\)\\) \\[WEFT_OPENAI_HTTP_STATUS\\]$`,
+          ),
+        );
+      }
+      expect(server.requests).toHaveLength(3);
+
+      // A status worth asking again about is not retried either, and is reported as too large.
+      server.enqueue(streamed(503));
+      const error = await failure(generate(provider({ maxRetries: 2, maxResponseBytes: 50 })));
+      expect(error).toMatchObject({
+        code: 'WEFT_OPENAI_RESPONSE_TOO_LARGE',
+        httpStatus: 503,
+        attempts: 1,
+      });
+      expect(server.requests).toHaveLength(4);
+    });
+
+    it('refuses an answer whose Content-Length is over maxResponseBytes at once, without waiting for its body [claim:oai-max-bytes]', async () => {
+      // The server declares a body one byte over the limit and then sends none of it.
+      server.enqueue((_request, response) => {
+        response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '51' });
+        response.flushHeaders();
+      });
+      const started = performance.now();
+      const error = await failure(
+        generate(provider({ maxRetries: 2, maxResponseBytes: 50, timeoutMs: 5_000 })),
+      );
+      expect(error).toMatchObject({
+        code: 'WEFT_OPENAI_RESPONSE_TOO_LARGE',
+        httpStatus: 200,
+        attempts: 1,
+      });
+      expect(performance.now() - started).toBeLessThan(4_000);
+      expect(server.requests).toHaveLength(1);
+    });
+
     it('fails a 404 still arriving when totalTimeoutMs cuts its attempt short with its status, not a timeout [claim:oai-total-error-status]', async () => {
       const stall: Handler = (_request, response) => {
         response.writeHead(404, { 'Content-Type': 'application/json' });
