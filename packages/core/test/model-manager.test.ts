@@ -209,8 +209,11 @@ describe('ModelManager.call', () => {
       text: 'ok',
       usage: { inputTokens: 0, outputTokens: 12 },
     });
+    // Each count on its own, so that a check dropped from either one is seen.
     for (const usage of [
       { inputTokens: -1, outputTokens: 1 },
+      { inputTokens: 1, outputTokens: -1 },
+      { inputTokens: 1.5, outputTokens: 1 },
       { inputTokens: 1, outputTokens: 1.5 },
     ]) {
       const models = manager([
@@ -603,6 +606,38 @@ describe('ModelManager.call', () => {
         message: 'model provider still running after its call was aborted; the caller was released',
       },
     ]);
+  });
+
+  it('bounds the grace at 10 ms: a provider failing 5 ms after the abort fails the call, one failing 25 ms after is too late [claim:cap-request-signal-provider]', async () => {
+    // Each provider starts its timer when the signal fires, in the same turn as the call starts
+    // its grace, so the timers fire in the order of their delays however busy the machine is.
+    const failingAfter = (ms: number) =>
+      textModel(
+        'slow-to-stop',
+        (_input, request) =>
+          new Promise((_resolve, reject) => {
+            request.signal?.addEventListener(
+              'abort',
+              () => setTimeout(() => reject(new Error(`stopped after ${ms} ms`)), ms),
+              { once: true },
+            );
+          }),
+      );
+    const outcome = async (ms: number) => {
+      const controller = new AbortController();
+      const call = errorOf(
+        managerOf(failingAfter(ms)).generateText('hi', { signal: controller.signal }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      const reason = new Error('the caller gave up');
+      controller.abort(reason);
+      const error = await call;
+      return error === reason ? 'reason' : `${error.code}: ${error.message}`;
+    };
+    expect(await outcome(5)).toBe(
+      'WEFT_PROVIDER_FAILED: ModelManager: provider "slow-to-stop" failed on capability "text-generation": stopped after 5 ms [WEFT_PROVIDER_FAILED]',
+    );
+    expect(await outcome(25)).toBe('reason');
   });
 
   it('validates the answer of a provider whose run answers synchronously, with a signal too [claim:cap-run-validated]', async () => {
