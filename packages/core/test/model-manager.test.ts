@@ -104,6 +104,59 @@ describe('ModelManager.call', () => {
     expect(seen).toEqual([{ input: hello, options: { temperature: 0.5 } }]);
   });
 
+  it('generateText sends a string as one user message and a list of messages as it is, and gives back the text [claim:cap-generate-text]', async () => {
+    const seen: { input: unknown; options: unknown }[] = [];
+    const models = manager([
+      new TestModelProvider('alpha', { capabilities: [echoText('alpha', seen)] }),
+    ]);
+    expect(await models.generateText('hi there')).toBe('alpha:hi there');
+    const messages = [
+      { role: 'system' as const, content: 'Be brief.' },
+      { role: 'user' as const, content: 'hi again' },
+    ];
+    expect(await models.generateText(messages, { options: { temperature: 0 } })).toBe(
+      'alpha:hi again',
+    );
+    expect(seen).toEqual([
+      { input: { messages: [{ role: 'user', content: 'hi there' }] }, options: {} },
+      { input: { messages }, options: { temperature: 0 } },
+    ]);
+  });
+
+  it('callDynamic checks the input and the output against the registered schemas, as call does [claim:cap-call-dynamic]', async () => {
+    let score: unknown = 0.5;
+    let runs = 0;
+    const models = manager([
+      new TestModelProvider('moody', {
+        capabilities: [
+          {
+            id: 'sentiment',
+            run: async () => {
+              runs += 1;
+              return { score };
+            },
+          },
+        ],
+      }),
+    ]);
+    const id: string = 'sentiment';
+    const answer: unknown = await models.callDynamic(id, { text: 'fine' });
+    expect(answer).toEqual({ score: 0.5 });
+    const badInput = await errorOf(models.callDynamic(id, { body: 'fine' }));
+    expect(badInput.code).toBe('WEFT_VALIDATION_FAILED');
+    expect(badInput.message).toContain(
+      'ModelManager: input for capability "sentiment" is invalid:',
+    );
+    expect(runs).toBe(1);
+    score = 3;
+    const badOutput = await errorOf(models.callDynamic(id, { text: 'fine' }));
+    expect(badOutput.code).toBe('WEFT_VALIDATION_FAILED');
+    expect(badOutput.message).toContain(
+      'ModelManager: provider "moody" returned invalid output for capability "sentiment":',
+    );
+    expect(runs).toBe(2);
+  });
+
   it('works without per-call options', async () => {
     const models = manager([new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })]);
     expect(await models.call('text-generation', hello)).toEqual({ text: 'alpha:hello' });
