@@ -1330,7 +1330,7 @@ describe('ModelManager.call', () => {
     },
   );
 
-  it('uses the first provider by default, the default provider when set, and request.provider above both [claim:tr-named-provider-only] [claim:cap-request-provider] [claim:cap-choose-provider] [claim:tr-provider-choice] [claim:trouble-default-provider] [claim:mpi-selection-order] [claim:mpo-id-selects] [claim:tut-default-providers] [claim:tut-first-provider] [claim:wp-routing]', async () => {
+  it('uses the first provider by default, the default provider when set, and request.provider above both [claim:tr-named-provider-only] [claim:cap-request-provider] [claim:cap-choose-provider] [claim:cap-call-picks-provider] [claim:tr-provider-choice] [claim:trouble-default-provider] [claim:mpi-selection-order] [claim:mpo-id-selects] [claim:tut-default-providers] [claim:tut-first-provider] [claim:wp-routing]', async () => {
     const models = manager([
       new TestModelProvider('alpha', { capabilities: [echoText('alpha')] }),
       new TestModelProvider('beta', { capabilities: [echoText('beta')] }),
