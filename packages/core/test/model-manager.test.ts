@@ -104,6 +104,59 @@ describe('ModelManager.call', () => {
     expect(seen).toEqual([{ input: hello, options: { temperature: 0.5 } }]);
   });
 
+  it('generateText sends a string as one user message and a list of messages as it is, and gives back the text [claim:cap-generate-text]', async () => {
+    const seen: { input: unknown; options: unknown }[] = [];
+    const models = manager([
+      new TestModelProvider('alpha', { capabilities: [echoText('alpha', seen)] }),
+    ]);
+    expect(await models.generateText('hi there')).toBe('alpha:hi there');
+    const messages = [
+      { role: 'system' as const, content: 'Be brief.' },
+      { role: 'user' as const, content: 'hi again' },
+    ];
+    expect(await models.generateText(messages, { options: { temperature: 0 } })).toBe(
+      'alpha:hi again',
+    );
+    expect(seen).toEqual([
+      { input: { messages: [{ role: 'user', content: 'hi there' }] }, options: {} },
+      { input: { messages }, options: { temperature: 0 } },
+    ]);
+  });
+
+  it('callDynamic checks the input and the output against the registered schemas, as call does [claim:cap-call-dynamic]', async () => {
+    let score: unknown = 0.5;
+    let runs = 0;
+    const models = manager([
+      new TestModelProvider('moody', {
+        capabilities: [
+          {
+            id: 'sentiment',
+            run: async () => {
+              runs += 1;
+              return { score };
+            },
+          },
+        ],
+      }),
+    ]);
+    const id: string = 'sentiment';
+    const answer: unknown = await models.callDynamic(id, { text: 'fine' });
+    expect(answer).toEqual({ score: 0.5 });
+    const badInput = await errorOf(models.callDynamic(id, { body: 'fine' }));
+    expect(badInput.code).toBe('WEFT_VALIDATION_FAILED');
+    expect(badInput.message).toContain(
+      'ModelManager: input for capability "sentiment" is invalid:',
+    );
+    expect(runs).toBe(1);
+    score = 3;
+    const badOutput = await errorOf(models.callDynamic(id, { text: 'fine' }));
+    expect(badOutput.code).toBe('WEFT_VALIDATION_FAILED');
+    expect(badOutput.message).toContain(
+      'ModelManager: provider "moody" returned invalid output for capability "sentiment":',
+    );
+    expect(runs).toBe(2);
+  });
+
   it('works without per-call options', async () => {
     const models = manager([new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })]);
     expect(await models.call('text-generation', hello)).toEqual({ text: 'alpha:hello' });
@@ -209,8 +262,11 @@ describe('ModelManager.call', () => {
       text: 'ok',
       usage: { inputTokens: 0, outputTokens: 12 },
     });
+    // Each count on its own, so that a check dropped from either one is seen.
     for (const usage of [
       { inputTokens: -1, outputTokens: 1 },
+      { inputTokens: 1, outputTokens: -1 },
+      { inputTokens: 1.5, outputTokens: 1 },
       { inputTokens: 1, outputTokens: 1.5 },
     ]) {
       const models = manager([
@@ -603,6 +659,38 @@ describe('ModelManager.call', () => {
         message: 'model provider still running after its call was aborted; the caller was released',
       },
     ]);
+  });
+
+  it('bounds the grace at 10 ms: a provider failing 5 ms after the abort fails the call, one failing 25 ms after is too late [claim:cap-request-signal-provider]', async () => {
+    // Each provider starts its timer when the signal fires, in the same turn as the call starts
+    // its grace, so the timers fire in the order of their delays however busy the machine is.
+    const failingAfter = (ms: number) =>
+      textModel(
+        'slow-to-stop',
+        (_input, request) =>
+          new Promise((_resolve, reject) => {
+            request.signal?.addEventListener(
+              'abort',
+              () => setTimeout(() => reject(new Error(`stopped after ${ms} ms`)), ms),
+              { once: true },
+            );
+          }),
+      );
+    const outcome = async (ms: number) => {
+      const controller = new AbortController();
+      const call = errorOf(
+        managerOf(failingAfter(ms)).generateText('hi', { signal: controller.signal }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      const reason = new Error('the caller gave up');
+      controller.abort(reason);
+      const error = await call;
+      return error === reason ? 'reason' : `${error.code}: ${error.message}`;
+    };
+    expect(await outcome(5)).toBe(
+      'WEFT_PROVIDER_FAILED: ModelManager: provider "slow-to-stop" failed on capability "text-generation": stopped after 5 ms [WEFT_PROVIDER_FAILED]',
+    );
+    expect(await outcome(25)).toBe('reason');
   });
 
   it('validates the answer of a provider whose run answers synchronously, with a signal too [claim:cap-run-validated]', async () => {
@@ -1242,7 +1330,7 @@ describe('ModelManager.call', () => {
     },
   );
 
-  it('uses the first provider by default, the default provider when set, and request.provider above both [claim:tr-named-provider-only] [claim:cap-request-provider] [claim:cap-choose-provider] [claim:tr-provider-choice] [claim:trouble-default-provider] [claim:mpi-selection-order] [claim:mpo-id-selects] [claim:tut-default-providers] [claim:tut-first-provider] [claim:wp-routing]', async () => {
+  it('uses the first provider by default, the default provider when set, and request.provider above both [claim:tr-named-provider-only] [claim:cap-request-provider] [claim:cap-choose-provider] [claim:cap-call-picks-provider] [claim:tr-provider-choice] [claim:trouble-default-provider] [claim:mpi-selection-order] [claim:mpo-id-selects] [claim:tut-default-providers] [claim:tut-first-provider] [claim:wp-routing]', async () => {
     const models = manager([
       new TestModelProvider('alpha', { capabilities: [echoText('alpha')] }),
       new TestModelProvider('beta', { capabilities: [echoText('beta')] }),

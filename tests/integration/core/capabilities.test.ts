@@ -259,7 +259,7 @@ describe('capability types', () => {
     );
   });
 
-  it('types a custom capability declared through module augmentation [claim:cap-typed-ids]', async () => {
+  it('types a custom capability declared through module augmentation [claim:cap-typed-ids] [claim:cap-augmentation-types]', async () => {
     expectTypeOf<CapabilityMap['sentiment']['input']>().toEqualTypeOf<{ text: string }>();
     expectTypeOf<CapabilityMap['sentiment']['output']>().toEqualTypeOf<{ score: number }>();
     const provider = new TestModelProvider('moody', {
