@@ -864,6 +864,37 @@ describe('McpPlugin against a streamable HTTP server whose answer to a call is n
   );
 });
 
+describe('McpPlugin against a streamable HTTP server refusing a call with a long error body', () => {
+  it('logs what the server sent with the error status, in a message cut to 2000 characters, and reconnects [claim:mcpdoc-http-error-status]', async () => {
+    const body = `${'upstream said: '.repeat(10)}${'z'.repeat(5_000)}`;
+    const byHand = await serveAnswering((_id, response) =>
+      response.writeHead(500, { 'content-type': 'text/plain' }).end(body),
+    );
+    try {
+      agent = await startAgent(
+        await McpPlugin.connect({
+          servers: [{ name: 'web', url: byHand.url, tools: ['echo'] }],
+          reconnectDelayMs: 50,
+        }),
+        [plan('echo')],
+      );
+      const task = await agent.run('echo');
+      expect(task.chain[1]?.error).toContain('[WEFT_MCP_UNAVAILABLE]');
+      expect(task.chain[1]?.error).not.toContain('upstream said');
+      const lost = agent.logs.find((line) => line.msg === 'MCP call lost its connection');
+      const logged = String(lost?.error);
+      expect(logged).toContain(`Error POSTing to endpoint: ${body.slice(0, 1_000)}`);
+      expect(logged).toMatch(/z… \(\d+ characters\)$/);
+      expect(logged.length).toBeLessThan(2_100);
+      expect(agent.logs.map((line) => line.msg)).toContain('MCP server disconnected; reconnecting');
+    } finally {
+      await agent?.runtime.stop();
+      agent = undefined;
+      await byHand.close();
+    }
+  });
+});
+
 describe('McpPlugin against a streamable HTTP server answering with an event stream sized to the byte', () => {
   it("counts the stream's framing in the answer bound: a message that, framed, is maxResultBytes + 64 KiB is read whole, one a byte longer is cut [claim:mcpdoc-too-large]", async () => {
     const maxResultBytes = 4_000;
