@@ -864,7 +864,40 @@ describe('McpPlugin against a streamable HTTP server whose answer to a call is n
   );
 });
 
-describe('McpPlugin against a streamable HTTP server refusing a call with a long error body', () => {
+describe('McpPlugin against a streamable HTTP server whose refusals are long', () => {
+  it("logs a JSON-RPC error's message, cut with its prefix to 2000 characters, under the error id, and keeps the connection [claim:mcpdoc-call-failed-kept]", async () => {
+    const message = `${'refused because '.repeat(10)}${'q'.repeat(5_000)}`;
+    const byHand = await serveAnswering((id, response) =>
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32602, message } })),
+    );
+    try {
+      agent = await startAgent(
+        await McpPlugin.connect({
+          servers: [{ name: 'web', url: byHand.url, tools: ['echo'] }],
+        }),
+        [plan('echo')],
+      );
+      const task = await agent.run('echo');
+      const error = task.chain[1]?.error ?? '';
+      expect(error).toContain('(JSON-RPC error -32602)');
+      expect(error).not.toContain('refused because');
+      const errorId = /error id ([0-9a-f-]{36})/.exec(error)?.[1];
+      const logged = String(agent.logs.find((line) => line.errorId === errorId)?.serverMessage);
+      expect(logged).toContain(`MCP error -32602: ${message.slice(0, 1_000)}`);
+      expect(logged).toMatch(/q… \(\d+ characters\)$/);
+      expect(logged.length).toBeLessThan(2_100);
+      expect(agent.logs.map((line) => line.msg)).not.toContain(
+        'MCP server disconnected; reconnecting',
+      );
+    } finally {
+      await agent?.runtime.stop();
+      agent = undefined;
+      await byHand.close();
+    }
+  });
+
   it('logs what the server sent with the error status, in a message cut to 2000 characters, and reconnects [claim:mcpdoc-http-error-status]', async () => {
     const body = `${'upstream said: '.repeat(10)}${'z'.repeat(5_000)}`;
     const byHand = await serveAnswering((_id, response) =>
