@@ -639,16 +639,14 @@ export class McpConnection {
         return live;
       } catch (error) {
         if (this.closing.signal.aborted) throw new Error('closed');
-        this.settings.logger().warn(
-          {
-            server: this.server.name,
-            attempt,
-            retryInMs: Math.min(delay * 2, maxReconnectDelayMs),
-            error: messageOf(error),
-          },
-          'MCP server reconnection failed',
-        );
+        // The wait is worked out once, so that the log line gives the wait that follows.
         delay = Math.min(delay * 2, maxReconnectDelayMs);
+        this.settings
+          .logger()
+          .warn(
+            { server: this.server.name, attempt, retryInMs: delay, error: messageOf(error) },
+            'MCP server reconnection failed',
+          );
       }
     }
   }

@@ -751,53 +751,53 @@ describe('McpPlugin over streamable HTTP', () => {
   });
 });
 
-describe('McpPlugin against a streamable HTTP server whose answer to a call is not a JSON-RPC message', () => {
-  /**
-   * Serves, written by hand, a server that answers the handshake and the listing properly and
-   * every `tools/call` as `answer` says.
-   */
-  async function serveAnswering(
-    answer: (id: unknown, response: ServerResponse) => void,
-  ): Promise<{ url: string; close(): Promise<void> }> {
-    const http = createServer((request, response) => {
-      void (async () => {
-        const chunks: Buffer[] = [];
-        for await (const chunk of request) chunks.push(chunk as Buffer);
-        if (request.method !== 'POST') {
-          response.writeHead(405).end();
-          return;
-        }
-        const message = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
-          id?: unknown;
-          method: string;
-          params?: { protocolVersion?: string };
-        };
-        const json = (result: unknown) =>
-          response
-            .writeHead(200, { 'content-type': 'application/json' })
-            .end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
-        if (message.id === undefined) response.writeHead(202).end();
-        else if (message.method === 'initialize') {
-          json({
-            protocolVersion: message.params?.protocolVersion,
-            capabilities: { tools: {} },
-            serverInfo: { name: 'by-hand', version: '1.0.0' },
-          });
-        } else if (message.method === 'tools/list') {
-          json({ tools: [{ name: 'echo', inputSchema: { type: 'object' } }] });
-        } else answer(message.id, response);
-      })().catch(() => response.destroy());
-    });
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    return {
-      url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
-      close: async () => {
-        http.closeAllConnections();
-        await new Promise((resolve) => http.close(resolve));
-      },
-    };
-  }
+/**
+ * Serves, written by hand, a server that answers the handshake and the listing properly and
+ * every `tools/call` as `answer` says.
+ */
+async function serveAnswering(
+  answer: (id: unknown, response: ServerResponse) => void,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const http = createServer((request, response) => {
+    void (async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      if (request.method !== 'POST') {
+        response.writeHead(405).end();
+        return;
+      }
+      const message = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+        id?: unknown;
+        method: string;
+        params?: { protocolVersion?: string };
+      };
+      const json = (result: unknown) =>
+        response
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
+      if (message.id === undefined) response.writeHead(202).end();
+      else if (message.method === 'initialize') {
+        json({
+          protocolVersion: message.params?.protocolVersion,
+          capabilities: { tools: {} },
+          serverInfo: { name: 'by-hand', version: '1.0.0' },
+        });
+      } else if (message.method === 'tools/list') {
+        json({ tools: [{ name: 'echo', inputSchema: { type: 'object' } }] });
+      } else answer(message.id, response);
+    })().catch(() => response.destroy());
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
+    close: async () => {
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    },
+  };
+}
 
+describe('McpPlugin against a streamable HTTP server whose answer to a call is not a JSON-RPC message', () => {
   const notJsonRpc = (id: unknown) => JSON.stringify({ jsonrpc: '2.0', id, result: 'text' });
 
   it.each([
@@ -862,6 +862,123 @@ describe('McpPlugin against a streamable HTTP server whose answer to a call is n
       }
     },
   );
+});
+
+describe('McpPlugin against a streamable HTTP server whose refusals are long', () => {
+  it("logs a JSON-RPC error's message, cut with its prefix to 2000 characters, under the error id, and keeps the connection [claim:mcpdoc-call-failed-kept]", async () => {
+    const message = `${'refused because '.repeat(10)}${'q'.repeat(5_000)}`;
+    const byHand = await serveAnswering((id, response) =>
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32602, message } })),
+    );
+    try {
+      agent = await startAgent(
+        await McpPlugin.connect({
+          servers: [{ name: 'web', url: byHand.url, tools: ['echo'] }],
+        }),
+        [plan('echo')],
+      );
+      const task = await agent.run('echo');
+      const error = task.chain[1]?.error ?? '';
+      expect(error).toContain('(JSON-RPC error -32602)');
+      expect(error).not.toContain('refused because');
+      const errorId = /error id ([0-9a-f-]{36})/.exec(error)?.[1];
+      const logged = String(agent.logs.find((line) => line.errorId === errorId)?.serverMessage);
+      expect(logged).toContain(`MCP error -32602: ${message.slice(0, 1_000)}`);
+      expect(logged).toMatch(/q… \(\d+ characters\)$/);
+      expect(logged.length).toBeLessThan(2_100);
+      expect(agent.logs.map((line) => line.msg)).not.toContain(
+        'MCP server disconnected; reconnecting',
+      );
+    } finally {
+      await agent?.runtime.stop();
+      agent = undefined;
+      await byHand.close();
+    }
+  });
+
+  it('logs what the server sent with the error status, in a message cut to 2000 characters, and reconnects [claim:mcpdoc-http-error-status]', async () => {
+    const body = `${'upstream said: '.repeat(10)}${'z'.repeat(5_000)}`;
+    const byHand = await serveAnswering((_id, response) =>
+      response.writeHead(500, { 'content-type': 'text/plain' }).end(body),
+    );
+    try {
+      agent = await startAgent(
+        await McpPlugin.connect({
+          servers: [{ name: 'web', url: byHand.url, tools: ['echo'] }],
+          reconnectDelayMs: 50,
+        }),
+        [plan('echo')],
+      );
+      const task = await agent.run('echo');
+      expect(task.chain[1]?.error).toContain('[WEFT_MCP_UNAVAILABLE]');
+      expect(task.chain[1]?.error).not.toContain('upstream said');
+      const lost = agent.logs.find((line) => line.msg === 'MCP call lost its connection');
+      const logged = String(lost?.error);
+      expect(logged).toContain(`Error POSTing to endpoint: ${body.slice(0, 1_000)}`);
+      expect(logged).toMatch(/z… \(\d+ characters\)$/);
+      expect(logged.length).toBeLessThan(2_100);
+      expect(agent.logs.map((line) => line.msg)).toContain('MCP server disconnected; reconnecting');
+    } finally {
+      await agent?.runtime.stop();
+      agent = undefined;
+      await byHand.close();
+    }
+  });
+});
+
+describe('McpPlugin against a streamable HTTP server answering with an event stream sized to the byte', () => {
+  it("counts the stream's framing in the answer bound: a message that, framed, is maxResultBytes + 64 KiB is read whole, one a byte longer is cut [claim:mcpdoc-too-large]", async () => {
+    const maxResultBytes = 4_000;
+    const limit = maxResultBytes + 64 * 1024;
+    // The image keeps the step data small (it is kept as its size), so only the cut can fail it.
+    const image = Buffer.alloc(50 * 1024, 1).toString('base64');
+    /** The answer to call `id`, `bytes` long once framed as one event: `data: <message>\n\n`. */
+    const framed = (id: unknown, bytes: number) => {
+      const message = (padding: number) =>
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          result: {
+            content: [
+              { type: 'image', mimeType: 'image/png', data: image },
+              { type: 'text', text: 'x'.repeat(padding) },
+            ],
+          },
+        });
+      const event = (padding: number) => `data: ${message(padding)}\n\n`;
+      const text = event(bytes - event(0).length);
+      expect(Buffer.byteLength(text)).toBe(bytes);
+      return text;
+    };
+    const sizes = [limit, limit + 1];
+    const byHand = await serveAnswering((id, response) =>
+      response
+        .writeHead(200, { 'content-type': 'text/event-stream' })
+        .end(framed(id, sizes.shift() ?? 0)),
+    );
+    try {
+      agent = await startAgent(
+        await McpPlugin.connect({
+          servers: [{ name: 'web', url: byHand.url, tools: ['echo'] }],
+          maxResultBytes,
+          reconnectDelayMs: 50,
+        }),
+        [plan('echo'), plan('echo')],
+      );
+      const whole = await agent.run('framed at the limit');
+      expect(whole.chain[1]).toMatchObject({ type: 'result', action: 'web.echo' });
+      const cut = await agent.run('framed a byte past it');
+      expect(cut.chain[1]?.error).toMatch(
+        /answered with more than 4000 bytes \(maxResultBytes\); the answer was dropped unread\. \[WEFT_MCP_RESULT_TOO_LARGE\]/,
+      );
+    } finally {
+      await agent?.runtime.stop();
+      agent = undefined;
+      await byHand.close();
+    }
+  });
 });
 
 describe('McpPlugin over a network that drops packets without refusing them', () => {

@@ -420,6 +420,32 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     );
   });
 
+  it('keeps step data of exactly maxResultBytes and refuses it a byte larger [claim:mcpdoc-too-large-code]', async () => {
+    /** The step data of `add(a, b)`, as the plugin records it. */
+    const stepData = (a: number, b: number) => ({
+      notice: UNTRUSTED_NOTICE,
+      server: 'fixture',
+      tool: 'add',
+      arguments: { a, b },
+      content: [{ type: 'text', text: String(a + b) }],
+      structuredContent: { sum: a + b },
+    });
+    const limit = Buffer.byteLength(JSON.stringify(stepData(1, 1)));
+    // -1 + 2 writes one more digit in all (a minus sign) than 1 + 1: a byte more, nothing else.
+    expect(Buffer.byteLength(JSON.stringify(stepData(-1, 2)))).toBe(limit + 1);
+    agent = await startAgent(await connect(['add'], { maxResultBytes: limit }), [
+      plan('add', 'add'),
+      { a: 1, b: 1 },
+      { a: -1, b: 2 },
+    ]);
+    const task = await agent.run('add twice');
+    expect(task.chain[1]).toMatchObject({ type: 'result', action: 'fixture.add' });
+    expect(task.chain[1]?.data).toEqual(stepData(1, 1));
+    expect(task.chain[2]?.error).toContain(
+      `is ${limit + 1} bytes of JSON, more than ${limit} (maxResultBytes). [WEFT_MCP_RESULT_TOO_LARGE]`,
+    );
+  });
+
   it('reads an answer up to 64 KiB past maxResultBytes whole, and cuts one further past [claim:mcpdoc-too-large] [claim:errors-mcp-too-large-connection] [claim:mcp-too-large]', async () => {
     agent = await startAgent(
       await connect(['echo', 'pid'], { maxResultBytes: 300, reconnectDelayMs: 50 }),
