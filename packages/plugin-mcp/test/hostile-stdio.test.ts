@@ -215,8 +215,10 @@ describe('McpPlugin against a hostile stdio server', { timeout: 60_000 }, () => 
     const terms = (await readFile(termFile, 'utf8')).trim().split('\n').map(Number);
     expect(terms).toHaveLength(1);
     expect(stopped - (terms[0] ?? stopped)).toBeGreaterThanOrEqual(900);
-    // And not much later: the kill comes a second after SIGTERM (the rest is room for a busy machine).
-    expect(stopped - (terms[0] ?? 0)).toBeLessThan(1_500);
+    // And not much later: the kill comes a second after SIGTERM. The bound sits just short of
+    // what a wait half as long again would reach (timers fire late, never early), which leaves the
+    // rest for a busy machine.
+    expect(stopped - (terms[0] ?? 0)).toBeLessThan(1_590);
   });
 
   it('stop() returns at its 2 s shutdown deadline when other plugins used it up, and the server is ended after [claim:mcp-readme-stop-deadline] [claim:mcpdoc-stop-deadline]', async () => {
