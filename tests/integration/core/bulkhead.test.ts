@@ -208,6 +208,41 @@ describe('bulkheads', () => {
     );
   });
 
+  it('runs the later steps of a task whose step found a hung plugin’s slots all held, once that step fails at maxWaitMs, well before taskTimeoutMs [claim:philo-hung-dependency-slot-wait]', async () => {
+    const forecast = recordingExecutor('forecast', never);
+    const { runtime } = await startedRuntime({
+      plugins: [
+        new TestPlugin('weather', { executors: [forecast] }),
+        new TestPlugin('echo', { executors: [recordingExecutor('reply')] }),
+      ],
+      // Every task asks the hung plugin first, then another plugin.
+      responses: planner(['weather', 'forecast'], ['echo', 'reply']),
+      options: {
+        shutdown: 'cancel',
+        taskTimeoutMs: 5_000,
+        bulkhead: { limits: { 'plugin:weather': 1 }, maxWaitMs: 100 },
+      },
+    });
+    const holder = runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 'w0' });
+    holder.catch(() => undefined);
+    // The first task's step holds the plugin's one slot before the second task asks for it.
+    await vi.waitFor(() => expect(forecast.calls).toHaveLength(1));
+    const started = performance.now();
+    const waiting = await runtime.dispatch({
+      pluginId: 'echo',
+      triggerId: 'message',
+      space: 'w1',
+    });
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expectBulkheadFull(waiting, { pluginId: 'weather', action: 'forecast' });
+    expect(
+      waiting.chain.slice(1).map(({ type, pluginId, action }) => [type, pluginId, action]),
+    ).toEqual([
+      ['error', 'weather', 'forecast'],
+      ['result', 'echo', 'reply'],
+    ]);
+  });
+
   it('logs a step that got no slot of its plugin’s bulkhead as step failed, with WEFT_BULKHEAD_FULL [claim:obs-step-failed-bulkhead]', async () => {
     const { logger, lines } = capturingLogger('warn');
     const { runtime } = await weatherRuntime(recordingExecutor('forecast', never), {
