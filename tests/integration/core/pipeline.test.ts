@@ -749,7 +749,7 @@ describe('running steps', () => {
     // A lone surrogate has no UTF-8 form: the store would refuse the chain memory for it.
     expect(task.recorded.chain).toBe(true);
   });
-  it('cuts the error text of an error item to 2,000 characters, thrown or returned, so the chain is still stored [claim:exec-error-text-cut]', async () => {
+  it('cuts the error text of an error item to 2,000 characters, thrown or returned, so the chain is still stored [claim:exec-error-text-cut] [claim:philo-error-cut]', async () => {
     // 17 Mi characters: longer than MAX_MEMORY_JSON_LENGTH, so a store refuses a chain quoting it whole.
     const huge = 'x'.repeat(17 * 1024 * 1024);
     const thrown = recordingExecutor('thrown', async () => {
