@@ -636,6 +636,36 @@ describe('bulkhead slots and deadlines', () => {
     expect(timedOut.chain.at(-1)?.error).toContain('[WEFT_TASK_TIMEOUT]');
   });
 
+  it('fails the step of another task whose own memory call waits past maxWaitMs while a hung store holds its slots [claim:mpm-hung-store-step-calls]', async () => {
+    // Recording the trigger of a task in space `a` never returns; every other call does.
+    const { memory } = hangingStore('trigger');
+    const list = recordingExecutor('list', async (task, context) => {
+      const found = await context.memory.query({ space: task.space.id });
+      return { success: true, data: { found: found.length } };
+    });
+    const { runtime } = await startedRuntime({
+      memory,
+      plugins: [new TestPlugin('notes', { executors: [list] })],
+      responses: planner(['notes', 'list']),
+      options: {
+        shutdown: 'cancel',
+        taskTimeoutMs: 1_500,
+        bulkhead: { limits: { 'memory:in-memory': 1 }, maxWaitMs: 100 },
+      },
+    });
+    const hung = runtime.dispatch({ pluginId: 'notes', triggerId: 'message', space: 'a' });
+    // The hung call holds the store's only slot before the other task arrives.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const other = await runtime.dispatch({ pluginId: 'notes', triggerId: 'message', space: 'b' });
+    expect(list.calls).toHaveLength(1);
+    expectBulkheadFull(
+      other,
+      { pluginId: 'notes', action: 'list' },
+      'memory:in-memory already has 1 calls running',
+    );
+    expect((await hung).status).toBe('failed');
+  });
+
   it('without a limits entry for the store, holds its calls to maxConcurrent, by default one less than the workers [claim:task-hung-store-others-run] [claim:mpm-hung-store-others] [claim:index-trigger-store-bulkhead]', async () => {
     // Recording the trigger of a task in space `a` never returns; every other write does.
     const runtime = await echoOverHangingStore('trigger', {
