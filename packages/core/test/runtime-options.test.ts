@@ -15,7 +15,7 @@ describe('runtime options', () => {
     expect(optionsSchema.parse({ taskTimeoutMs: 30_000 }).taskTimeoutMs).toBe(30_000);
   });
 
-  it('let a call wait 30 s for a full bulkhead (bulkhead.maxWaitMs) unless configured [claim:oai-bulkhead-wait-first] [claim:mpo-bulkhead-wait-first] [claim:mpm-hung-store-others]', () => {
+  it('let a call wait 30 s for a full bulkhead (bulkhead.maxWaitMs) unless configured [claim:oai-bulkhead-wait-first] [claim:mpo-bulkhead-wait-first] [claim:mpm-hung-store-others] [claim:philo-hung-dependency-slot-wait]', () => {
     expect(optionsSchema.parse({}).bulkhead.maxWaitMs).toBe(30_000);
     expect(optionsSchema.parse({ bulkhead: { maxWaitMs: 500 } }).bulkhead.maxWaitMs).toBe(500);
   });

@@ -208,6 +208,41 @@ describe('bulkheads', () => {
     );
   });
 
+  it('runs the later steps of a task whose step found a hung plugin’s slots all held, once that step fails at maxWaitMs, well before taskTimeoutMs [claim:philo-hung-dependency-slot-wait]', async () => {
+    const forecast = recordingExecutor('forecast', never);
+    const { runtime } = await startedRuntime({
+      plugins: [
+        new TestPlugin('weather', { executors: [forecast] }),
+        new TestPlugin('echo', { executors: [recordingExecutor('reply')] }),
+      ],
+      // Every task asks the hung plugin first, then another plugin.
+      responses: planner(['weather', 'forecast'], ['echo', 'reply']),
+      options: {
+        shutdown: 'cancel',
+        taskTimeoutMs: 5_000,
+        bulkhead: { limits: { 'plugin:weather': 1 }, maxWaitMs: 100 },
+      },
+    });
+    const holder = runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 'w0' });
+    holder.catch(() => undefined);
+    // The first task's step holds the plugin's one slot before the second task asks for it.
+    await vi.waitFor(() => expect(forecast.calls).toHaveLength(1));
+    const started = performance.now();
+    const waiting = await runtime.dispatch({
+      pluginId: 'echo',
+      triggerId: 'message',
+      space: 'w1',
+    });
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expectBulkheadFull(waiting, { pluginId: 'weather', action: 'forecast' });
+    expect(
+      waiting.chain.slice(1).map(({ type, pluginId, action }) => [type, pluginId, action]),
+    ).toEqual([
+      ['error', 'weather', 'forecast'],
+      ['result', 'echo', 'reply'],
+    ]);
+  });
+
   it('logs a step that got no slot of its plugin’s bulkhead as step failed, with WEFT_BULKHEAD_FULL [claim:obs-step-failed-bulkhead]', async () => {
     const { logger, lines } = capturingLogger('warn');
     const { runtime } = await weatherRuntime(recordingExecutor('forecast', never), {
@@ -599,6 +634,36 @@ describe('bulkhead slots and deadlines', () => {
     const timedOut = await hung;
     expect(timedOut.status).toBe('failed');
     expect(timedOut.chain.at(-1)?.error).toContain('[WEFT_TASK_TIMEOUT]');
+  });
+
+  it('fails the step of another task whose own memory call waits past maxWaitMs while a hung store holds its slots [claim:mpm-hung-store-step-calls]', async () => {
+    // Recording the trigger of a task in space `a` never returns; every other call does.
+    const { memory } = hangingStore('trigger');
+    const list = recordingExecutor('list', async (task, context) => {
+      const found = await context.memory.query({ space: task.space.id });
+      return { success: true, data: { found: found.length } };
+    });
+    const { runtime } = await startedRuntime({
+      memory,
+      plugins: [new TestPlugin('notes', { executors: [list] })],
+      responses: planner(['notes', 'list']),
+      options: {
+        shutdown: 'cancel',
+        taskTimeoutMs: 1_500,
+        bulkhead: { limits: { 'memory:in-memory': 1 }, maxWaitMs: 100 },
+      },
+    });
+    const hung = runtime.dispatch({ pluginId: 'notes', triggerId: 'message', space: 'a' });
+    // The hung call holds the store's only slot before the other task arrives.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const other = await runtime.dispatch({ pluginId: 'notes', triggerId: 'message', space: 'b' });
+    expect(list.calls).toHaveLength(1);
+    expectBulkheadFull(
+      other,
+      { pluginId: 'notes', action: 'list' },
+      'memory:in-memory already has 1 calls running',
+    );
+    expect((await hung).status).toBe('failed');
   });
 
   it('without a limits entry for the store, holds its calls to maxConcurrent, by default one less than the workers [claim:task-hung-store-others-run] [claim:mpm-hung-store-others] [claim:index-trigger-store-bulkhead]', async () => {

@@ -687,7 +687,7 @@ describe('running steps', () => {
     expect(task.recorded.chain).toBe(true);
   });
 
-  it('records a thrown value that is not an Error as its text: a string as it is, anything else as JSON [claim:exec-throw-non-error] [claim:philo-throw-non-error]', async () => {
+  it('records a thrown value that is not an Error as its text: a string as it is, anything else as JSON, or as String() writes it when it has none [claim:exec-throw-non-error] [claim:philo-throw-non-error]', async () => {
     const text = recordingExecutor('text', async () => {
       throw 'the calendar is read-only';
     });
@@ -697,9 +697,24 @@ describe('running steps', () => {
     const nothing = recordingExecutor('nothing', async () => {
       throw undefined;
     });
+    // Values with no JSON form, for which JSON.stringify throws: String() writes them instead.
+    const big = recordingExecutor('big', async () => {
+      throw 10n;
+    });
+    const circular = recordingExecutor('circular', async () => {
+      const loop: Record<string, unknown> = { slot: 'none' };
+      loop.self = loop;
+      throw loop;
+    });
     const { runtime } = await startedRuntime({
-      plugins: [new TestPlugin('tools', { executors: [text, object, nothing] })],
-      responses: planner(['tools', 'text'], ['tools', 'object'], ['tools', 'nothing']),
+      plugins: [new TestPlugin('tools', { executors: [text, object, nothing, big, circular] })],
+      responses: planner(
+        ['tools', 'text'],
+        ['tools', 'object'],
+        ['tools', 'nothing'],
+        ['tools', 'big'],
+        ['tools', 'circular'],
+      ),
     });
     const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 's' });
     expect(task.chain.slice(1).map(({ type, action, error }) => ({ type, action, error }))).toEqual(
@@ -707,6 +722,8 @@ describe('running steps', () => {
         { type: 'error', action: 'text', error: 'the calendar is read-only' },
         { type: 'error', action: 'object', error: '{"message":"no slot","code":7}' },
         { type: 'error', action: 'nothing', error: 'undefined' },
+        { type: 'error', action: 'big', error: '10' },
+        { type: 'error', action: 'circular', error: '[object Object]' },
       ],
     );
   });
@@ -732,7 +749,7 @@ describe('running steps', () => {
     // A lone surrogate has no UTF-8 form: the store would refuse the chain memory for it.
     expect(task.recorded.chain).toBe(true);
   });
-  it('cuts the error text of an error item to 2,000 characters, thrown or returned, so the chain is still stored [claim:exec-error-text-cut]', async () => {
+  it('cuts the error text of an error item to 2,000 characters, thrown or returned, so the chain is still stored [claim:exec-error-text-cut] [claim:philo-error-cut]', async () => {
     // 17 Mi characters: longer than MAX_MEMORY_JSON_LENGTH, so a store refuses a chain quoting it whole.
     const huge = 'x'.repeat(17 * 1024 * 1024);
     const thrown = recordingExecutor('thrown', async () => {

@@ -597,6 +597,26 @@ describe('Runtime.init configuration checks', () => {
     );
   });
 
+  it('names a plugin whose templates are a text or a list, not an object of templates by name, beside its other problems [claim:philo-init-one-error]', async () => {
+    // From JavaScript: a text would otherwise register one template per character, named `0`, `1`...
+    const texted = new TestPlugin('poet', { templates: 'Roses {{ colour }}' as never });
+    const listed = new TestPlugin('bard', {
+      templates: ['Roses {{ colour }}'] as never,
+      executors: [recordingExecutor('sing', undefined, '')],
+    });
+    const message = await initError(base({ plugins: [texted, listed] }));
+    expect(message).toContain(
+      `plugin "poet": templates must be an object of templates by name, such as { reply: 'Answer {{ message }}' } (got string)`,
+    );
+    expect(message).toContain('plugin "bard": templates must be an object of templates by name');
+    expect(message).toContain('(got an array)');
+    expect(message).toContain('plugin "bard": executor "sing" needs a description');
+    // Nothing of the text or the list was compiled as a template of its own.
+    expect(message).not.toContain('"poet/0"');
+    expect(message).not.toContain('"bard/0"');
+    expect(message.split('\n')).toHaveLength(4);
+  });
+
   it('lists the templates that do not parse of a plugin that has other problems too, even one whose id is taken [claim:plugin-registration-all-problems] [claim:philo-init-one-error]', async () => {
     const undescribed = { ...recordingExecutor('save'), description: '' };
     const message = await initError(

@@ -12,6 +12,25 @@ export interface CheckedPlugin {
   readonly executors: readonly Executor[];
   readonly triggers: readonly CheckedTrigger[];
   readonly requiredCapabilities?: readonly string[];
+  readonly templates?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The templates of a plugin by name, read by shape: none when `templates` is not an object of
+ * them (a string or a list, from JavaScript), which {@link pluginProblems} names, so that its
+ * characters or items are not taken for templates named `0`, `1` and so on.
+ *
+ * @param templates - A plugin's `templates`.
+ * @returns Its entries, or none.
+ */
+export function templateEntries<T>(
+  templates: Readonly<Record<string, T>> | undefined,
+): [string, T][] {
+  return isTemplateRecord(templates) ? Object.entries(templates) : [];
+}
+
+function isTemplateRecord<T>(value: T): value is T & object {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** What the checks read of a trigger: TriggerRoute and TriggerStart without their callers' types. */
@@ -52,6 +71,15 @@ export function pluginProblems(
   } else if (RESERVED_IDS.has(id)) {
     problems.push(
       `${name}: the id is reserved for the runtime's own templates and chain items; choose another`,
+    );
+  }
+  // A string or a list would register a template per character or item, named `0`, `1`...,
+  // and the plugin's own names would be missing from the first task that renders one.
+  const templates: unknown = plugin?.templates;
+  if (templates !== undefined && templates !== null && !isTemplateRecord(templates)) {
+    const got = Array.isArray(templates) ? 'an array' : typeof templates;
+    problems.push(
+      `${name}: templates must be an object of templates by name, such as { reply: 'Answer {{ message }}' } (got ${got})`,
     );
   }
   if (!Array.isArray(plugin?.executors) || !Array.isArray(plugin?.triggers)) {

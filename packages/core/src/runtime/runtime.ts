@@ -9,7 +9,7 @@ import { TaskRunner } from '../pipeline/task-runner.js';
 import { Bulkheads } from '../bulkhead/bulkhead.js';
 import { DEFAULT_BULKHEAD_WAIT_MS, unknownLimitKeys } from '../bulkhead/bulkhead-options.js';
 import { PluginRegistry } from '../plugins/plugin.js';
-import { pluginProblems } from '../plugins/plugin-checks.js';
+import { pluginProblems, templateEntries } from '../plugins/plugin-checks.js';
 import type { AgentTask } from '../tasks/task.js';
 import { PromptRegistry } from '../prompts/prompt-registry.js';
 import { loadLiquid } from '../prompts/liquid-engine.js';
@@ -899,7 +899,7 @@ export class Runtime {
         continue;
       }
       plugins.register(plugin);
-      for (const [name, source] of Object.entries(plugin.templates ?? {})) {
+      for (const [name, source] of templateEntries(plugin.templates)) {
         collect(problems, `plugin "${plugin.id}"`, () => prompts.register(plugin.id, name, source));
       }
     }
@@ -1006,7 +1006,7 @@ async function loadServerFor(
  */
 function liquidOwnersOf(plugins: RuntimeConfig['plugins']): string[] {
   const owners = plugins.filter((plugin) =>
-    Object.values(plugin.templates ?? {}).some((template) => typeof template === 'string'),
+    templateEntries(plugin.templates).some(([, template]) => typeof template === 'string'),
   );
   return [...new Set(owners.map((plugin) => JSON.stringify(String(plugin.id))))];
 }
@@ -1052,7 +1052,7 @@ function compileAside(plugin: RuntimeConfig['plugins'][number], problems: string
   const owner = typeof id === 'string' ? `plugin "${id}"` : 'a plugin';
   const namespace = typeof id === 'string' && /^[a-z][a-z0-9-]*$/.test(id) ? id : 'plugin';
   const aside = new PromptRegistry();
-  for (const [name, source] of Object.entries(plugin.templates ?? {})) {
+  for (const [name, source] of templateEntries(plugin.templates)) {
     collect(problems, owner, () => aside.register(namespace, name, source));
   }
 }
