@@ -268,6 +268,19 @@ describe('renderRelatedMemories', () => {
     // No room for the count: the entries stay, and the line is left out rather than cut.
     const tight = renderRelatedMemories(memories, { maxEntries: 10, maxChars: twoEntries + 5 });
     expect(tight).toBe(entries.slice(0, 2).join('\n- '));
+    // At the edge: entries and the line that fill the budget exactly are kept, one more
+    // character is one too many.
+    const note = '(2 older entries left out for length.)';
+    const exact = { maxEntries: 10, maxChars: twoEntries + 1 + note.length };
+    expect(renderRelatedMemories(memories, exact)).toBe(
+      `${entries.slice(0, 2).join('\n- ')}\n${note}`,
+    );
+    const short = { maxEntries: 10, maxChars: twoEntries + note.length };
+    expect(renderRelatedMemories(memories, short)).toBe(entries.slice(0, 2).join('\n- '));
+    const entriesExact = { maxEntries: 10, maxChars: twoEntries };
+    expect(renderRelatedMemories(memories, entriesExact)).toBe(entries.slice(0, 2).join('\n- '));
+    const entriesShort = { maxEntries: 10, maxChars: twoEntries - 1 };
+    expect(renderRelatedMemories(memories, entriesShort)).not.toContain('question 3');
   });
 
   it('cuts a single entry longer than the budget, and honours the entry limit [claim:task-planner-memory-limits] [claim:sp-limits] [claim:tsdoc-render-related-cut] [claim:tsdoc-render-related-none]', () => {
