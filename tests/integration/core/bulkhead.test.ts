@@ -737,10 +737,12 @@ describe('bulkhead slots and deadlines', () => {
     });
     const started = performance.now();
     const first = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 'a' });
-    // The hung chain write is waited for 10 s, and no longer; the task keeps its status.
+    // The hung chain write is waited for 10 s, and no longer; the task keeps its status. The
+    // upper bound sits just short of a 12 s wait (timers fire late, never early), leaving the
+    // most room for a loaded machine's timers.
     const waited = performance.now() - started;
     expect(waited).toBeGreaterThanOrEqual(9_900);
-    expect(waited).toBeLessThan(11_500);
+    expect(waited).toBeLessThan(11_900);
     expect(first.status).toBe('completed');
     expect(first.recorded).toEqual({ trigger: true, chain: false });
     // The write may still be running in the store, so it keeps its slot, taskTimeoutMs at most.
