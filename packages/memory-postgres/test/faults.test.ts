@@ -53,10 +53,16 @@ async function hangableProxy(port: number): Promise<{
   hang: (on: boolean | 'answers') => void;
   /** Stops forwarding the server's answers once the client sends a statement holding `text`. */
   hangAnswersFrom: (text: string) => void;
+  /**
+   * Once the client sends a statement holding `text`, lets the server run it and closes that
+   * connection, both ways, when the server's answer arrives, instead of passing the answer on.
+   */
+  breakAfterAnswerTo: (text: string) => void;
   close: () => Promise<void>;
 }> {
   let hung: boolean | 'answers' = false;
   let trigger: string | undefined;
+  let breakTrigger: string | undefined;
   const sockets = new Set<Socket>();
   const server = createServer((client) => {
     const upstream = connect(port, '127.0.0.1');
@@ -65,14 +71,24 @@ async function hangableProxy(port: number): Promise<{
       socket.on('close', () => sockets.delete(socket));
       socket.on('error', () => undefined);
     }
+    let breakOnAnswer = false;
     client.on('data', (chunk: Buffer) => {
       if (trigger !== undefined && chunk.includes(trigger)) {
         hung = 'answers';
         trigger = undefined;
       }
+      if (breakTrigger !== undefined && chunk.includes(breakTrigger)) {
+        breakOnAnswer = true;
+        breakTrigger = undefined;
+      }
       if (hung !== true) upstream.write(chunk);
     });
     upstream.on('data', (chunk) => {
+      if (breakOnAnswer) {
+        client.destroy();
+        upstream.destroy();
+        return;
+      }
       if (!hung) client.write(chunk);
     });
     client.on('close', () => upstream.destroy());
@@ -87,6 +103,9 @@ async function hangableProxy(port: number): Promise<{
     },
     hangAnswersFrom: (text) => {
       trigger = text;
+    },
+    breakAfterAnswerTo: (text) => {
+      breakTrigger = text;
     },
     close: () => {
       for (const socket of sockets) socket.destroy();
@@ -276,6 +295,18 @@ describe('PostgresMemoryProvider under faults', () => {
     expect(rows.length).toBe(acknowledged.length);
     expect(await memory.checkHealth()).toBe(true);
   }, 120_000);
+
+  it('retries a store whose connection broke after the server had stored it, with the same id, so it resolves and is stored once [claim:pg-restart-no-loss]', async () => {
+    const { proxy, memory } = await openBehindHangableProxy({ reconnectTimeoutMs: 10_000 });
+    // The server runs the INSERT and commits it; the connection breaks before its answer arrives.
+    proxy.breakAfterAnswerTo('INSERT INTO');
+    const stored = await memory.store({ space: 'broken', kind: 'note', content: 1, metadata: {} });
+    const rows = await db.sql<{ id: string }>(
+      `SELECT id::text AS id FROM "${memory.schema}".weft_memories`,
+    );
+    expect(rows.map((row) => row.id)).toEqual([stored.id]);
+    expect((await memory.query({ space: 'broken' })).map((each) => each.id)).toEqual([stored.id]);
+  });
 
   it('cancels a statement held up past the statement timeout, with a clear error [claim:errors-postgres-statement-timeout-written] [claim:pg-statement-timeout] [claim:mpo-pg-default-statement-timeout] [claim:pg-readme-statement-timeout-row] [claim:pg-readme-statement-timeout-option] [claim:mpo-pg-timeouts]', async () => {
     const memory = await db.open({ pool: { statementTimeoutMs: 300 } });

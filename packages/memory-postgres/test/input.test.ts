@@ -298,7 +298,7 @@ describe('PostgresMemoryProvider: hostile input', () => {
     expect((await memory.query({ limit: 1e300 })).length).toBe(1);
   });
 
-  it("gives object keys back in jsonb's order, not the order they were written in [claim:mpo-pg-jsonb-key-order]", async () => {
+  it("gives object keys back in jsonb's order, not the order they were written in [claim:mpo-pg-jsonb-key-order] [claim:pg-jsonb-order]", async () => {
     const memory = await db.open();
     const stored = await memory.store({
       ...note,

@@ -279,6 +279,83 @@ describe('PostgresMemoryProvider: schema and migrations', () => {
     }
   });
 
+  it('leaves the default schema public to the database’s owner from PostgreSQL 15 on: another role’s first init() there fails with WEFT_POSTGRES_MIGRATION_FAILED [claim:pg-role-public-15]', async () => {
+    const suffix = randomUUID().replace(/-/g, '').slice(0, 12);
+    const database = `fresh_${suffix}`;
+    const role = `app_${suffix}`;
+    await db.sql(`CREATE DATABASE ${database}`);
+    await db.sql(`CREATE ROLE ${role} LOGIN PASSWORD 'app-pw'`);
+    const url = new URL(db.url());
+    url.pathname = `/${database}`;
+    url.username = role;
+    url.password = 'app-pw';
+    const [{ version } = { version: 0 }] = await db.sql<{ version: number }>(
+      "SELECT current_setting('server_version_num')::int AS version",
+    );
+    try {
+      const stranger = db.create({ connectionString: url.toString(), schema: undefined });
+      expect(stranger.schema).toBe('public');
+      const failure = await stranger.init().catch((error: unknown) => error);
+      if (version >= 150000) {
+        expect(failure).toMatchObject({ code: 'WEFT_POSTGRES_MIGRATION_FAILED' });
+        expect((failure as Error).message).toContain('permission denied for schema public');
+        await stranger.shutdown();
+        // The database's owner may create tables in public without any grant.
+        await db.sql(`ALTER DATABASE ${database} OWNER TO ${role}`);
+        const owner = db.create({ connectionString: url.toString(), schema: undefined });
+        await owner.init();
+        await owner.store({ space: 'room', kind: 'note', content: 1, metadata: {} });
+        expect(await owner.query({})).toHaveLength(1);
+        await owner.shutdown();
+      } else {
+        // Before 15, every role could create tables in public.
+        expect(failure).toBeUndefined();
+        await stranger.shutdown();
+      }
+    } finally {
+      await db.sql(`DROP DATABASE ${database}`);
+      await db.sql(`DROP ROLE ${role}`);
+    }
+  });
+
+  it('passes on unchanged, at once, PostgreSQL’s error for a privilege revoked after init() [claim:pg-other-errors]', async () => {
+    const owner = await db.open();
+    const { schema } = owner;
+    await owner.shutdown();
+    const role = `revoked_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+    await db.sql(`CREATE ROLE ${role} LOGIN PASSWORD 'revoked-pw'`);
+    const grants = [
+      `USAGE ON SCHEMA "${schema}"`,
+      `SELECT ON "${schema}".weft_memory_migrations`,
+      `SELECT, INSERT, UPDATE, DELETE ON "${schema}".weft_memories`,
+    ];
+    for (const grant of grants) await db.sql(`GRANT ${grant} TO ${role}`);
+    try {
+      const url = new URL(db.url());
+      url.username = role;
+      url.password = 'revoked-pw';
+      const memory = db.create({ connectionString: url.toString(), schema });
+      await memory.init();
+      await memory.store({ space: 'room', kind: 'note', content: 1, metadata: {} });
+      await db.sql(
+        `REVOKE SELECT, INSERT, UPDATE, DELETE ON "${schema}".weft_memories FROM ${role}`,
+      );
+      const started = Date.now();
+      const failure = await memory.query({}).catch((error: unknown) => error);
+      expect(Date.now() - started).toBeLessThan(2000);
+      // The driver's own error, as PostgreSQL sent it: not wrapped, not retried.
+      expect(failure).toBeInstanceOf(pg.DatabaseError);
+      expect(failure).toMatchObject({
+        code: '42501',
+        message: 'permission denied for table weft_memories',
+      });
+      await memory.shutdown();
+    } finally {
+      for (const grant of grants) await db.sql(`REVOKE ${grant} FROM ${role}`);
+      await db.sql(`DROP ROLE ${role}`);
+    }
+  });
+
   it('opens a migrated schema with a role that may not read weft_memories, which fails only at its first call, as before the clock started after the newest memory', async () => {
     const owner = await db.open();
     const { schema } = owner;

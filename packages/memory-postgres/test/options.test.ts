@@ -68,6 +68,26 @@ describe('PostgresMemoryProvider options', () => {
     }
   });
 
+  it('gives the server the statement timeout and the client a read deadline one second longer [claim:pg-readme-statement-timeout-option] [claim:pg-client-deadline]', async () => {
+    for (const statementTimeoutMs of [300, DEFAULT_POOL.statementTimeoutMs]) {
+      const pool = createPool(
+        resolveOptions({ connectionString: URL, pool: { statementTimeoutMs } }),
+      );
+      try {
+        const { statement_timeout, query_timeout } = pool.options as {
+          statement_timeout?: number;
+          query_timeout?: number;
+        };
+        expect({ statement_timeout, query_timeout }).toEqual({
+          statement_timeout: statementTimeoutMs,
+          query_timeout: statementTimeoutMs + 1000,
+        });
+      } finally {
+        await pool.end();
+      }
+    }
+  });
+
   it('fills in the defaults and connects nothing until init [claim:pg-not-open] [claim:pg-readme-not-open] [claim:pg-defaults] [claim:pg-nothing-until-init]', async () => {
     const memory = new PostgresMemoryProvider({ connectionString: URL });
     expect(memory.id).toBe('postgres');
