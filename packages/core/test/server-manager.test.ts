@@ -1594,6 +1594,9 @@ describe('ServerManager', () => {
       const atLimit = await send('/echo', '["\u2200",[[1]]]');
       expect(atLimit.status).toBe(200);
       expect(ran).toBe(true);
+      // The limit is inclusive: a UTF-8 body nested exactly maxJsonDepth levels is taken.
+      const utf8AtLimit = await post(`${server.url}/echo`, '[[[1]]]');
+      expect(utf8AtLimit.status).toBe(200);
       // Any other charset the parser takes is held to the limit too: UTF-7 writes brackets and
       // digits as themselves.
       const utf7 = await fetch(`${server.url}/echo`, {
