@@ -36,7 +36,7 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
     name: 'WEFT_LOG_LEVEL',
     readBy: '`@weft/core`',
     default: DEFAULT_LOG_LEVEL,
-    effect: `The level of the default logger: ${LOG_LEVELS.map((level) => `\`${level}\``).join(', ')}, in any letter case. Read when a runtime is created without \`options.logger\`; empty counts as unset, and any other value makes \`Runtime.init\` fail with \`WEFT_INVALID_CONFIG\` naming the variable. <!-- claim: cfg-log-level-values -->`,
+    effect: `The level of the default logger: ${LOG_LEVELS.map((level) => `\`${level}\``).join(', ')}, in any letter case, with blanks around it ignored. Read when a runtime is created without \`options.logger\`; empty or blank counts as unset, and any other value makes \`Runtime.init\` fail with \`WEFT_INVALID_CONFIG\` naming the variable. <!-- claim: cfg-log-level-values -->`,
     readIn: ['packages/core/src/util/environment.ts'],
   },
   {
