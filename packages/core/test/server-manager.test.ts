@@ -410,6 +410,15 @@ describe('ServerManager', () => {
 
   it('takes a size string as the bytes byteSizeOf reads, to the byte, and refuses a fraction of a byte [claim:tsdoc-server-body-limit-checked] [claim:cfg-body-limit-forms]', async () => {
     expect(() => new ServerManager({ bodyLimit: '1.5b' })).toThrow(/option "bodyLimit"/);
+    // The larger units the page names, each 1024 times the one before, are taken as well.
+    for (const [bodyLimit, bytes] of [
+      ['1gb', 2 ** 30],
+      ['1TB', 2 ** 40],
+      ['1 pb', 2 ** 50],
+    ] as const) {
+      expect(byteSizeOf(bodyLimit)).toBe(bytes);
+      expect(() => new ServerManager({ bodyLimit })).not.toThrow();
+    }
     for (const bodyLimit of ['300', '300b', '1kb', '1.5KB', '2 kb']) {
       const limit = byteSizeOf(bodyLimit) as number;
       const server = await serve([echo], { bodyLimit });
