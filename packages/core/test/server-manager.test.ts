@@ -1657,7 +1657,7 @@ describe('ServerManager', () => {
       expect(elapsed).toBeLessThan(900);
     });
 
-    it('lets a request open at stop() finish within stopGraceMs, and closes one still open after it without an answer [claim:trig-stop-grace]', async () => {
+    it('lets a request open at stop() finish within stopGraceMs, and closes one still open after it without an answer [claim:trig-stop-grace] [claim:cfg-stop-grace]', async () => {
       const server = await serve(
         [
           quickRoute,
