@@ -36,7 +36,7 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
     name: 'WEFT_LOG_LEVEL',
     readBy: '`@weft/core`',
     default: DEFAULT_LOG_LEVEL,
-    effect: `The level of the default logger: ${LOG_LEVELS.map((level) => `\`${level}\``).join(', ')}, in any letter case. Read when a runtime is created without \`options.logger\`; empty counts as unset, and any other value makes \`Runtime.init\` fail with \`WEFT_INVALID_CONFIG\` naming the variable. <!-- claim: cfg-log-level-values -->`,
+    effect: `The level of the default logger: ${LOG_LEVELS.map((level) => `\`${level}\``).join(', ')}, in any letter case, with blanks around it ignored. Read when a runtime is created without \`options.logger\`; empty or blank counts as unset, and any other value makes \`Runtime.init\` fail with \`WEFT_INVALID_CONFIG\` naming the variable. <!-- claim: cfg-log-level-values -->`,
     readIn: ['packages/core/src/util/environment.ts'],
   },
   {
@@ -77,14 +77,14 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
     name: 'PORT',
     readBy: GENERATED,
     effect:
-      'The HTTP port of the agent; `0` lets the operating system pick a free one. A value other than a whole number from 0 to 65535 in digits (`0x50` and `1e3` are refused too) stops the agent at start with a message naming the variable; an empty one counts as unset. <!-- claim: cfg-template-port-checked -->',
+      'The HTTP port of the agent; `0` lets the operating system pick a free one. A value other than a whole number from 0 to 65535 in digits (`0x50` and `1e3` are refused too) stops the agent at start with a message naming the variable; blanks around it are ignored, and an empty or blank one counts as unset. <!-- claim: cfg-template-port-checked -->',
     readIn: [`${TEMPLATES}/base/src/env.ts`],
   },
   {
     name: 'HOST',
     readBy: GENERATED,
     effect:
-      'The interface the agent listens on. The default accepts connections from this machine only; a container image sets `0.0.0.0` so that its published port reaches the agent. A value with a space inside stops the agent at start with a message naming the variable. <!-- claim: cfg-template-host-checked -->',
+      'The interface the agent listens on. The default accepts connections from this machine only; a container image sets `0.0.0.0` so that its published port reaches the agent. Blanks around it are ignored, and an empty or blank one counts as unset; a value with a space inside stops the agent at start with a message naming the variable. <!-- claim: cfg-template-host-checked -->',
     readIn: [`${TEMPLATES}/base/src/env.ts`],
   },
   {

@@ -104,7 +104,7 @@ async function ping(connection: Awaited<ReturnType<typeof openConnection>>): Pro
 }
 
 describe('ServerManager connection caps', () => {
-  it('answers 503 WEFT_TOO_MANY_CONNECTIONS with Retry-After to a connection over maxConnections and closes it, keeps the open ones answering, and takes a new one once one closes [claim:errors-too-many-connections] [claim:errors-503-too-many-connections] [claim:errors-5xx-message-generic] [claim:tsdoc-server-default-max-connections] [claim:prod-max-connections] [claim:trig-max-connections] [claim:trig-503-connections] [claim:obs-connections-refused] [claim:httpchat-max-connections]', async () => {
+  it('answers 503 WEFT_TOO_MANY_CONNECTIONS with Retry-After to a connection over maxConnections and closes it, keeps the open ones answering, and takes a new one once one closes [claim:errors-too-many-connections] [claim:errors-503-too-many-connections] [claim:errors-5xx-message-generic] [claim:tsdoc-server-default-max-connections] [claim:prod-max-connections] [claim:trig-max-connections] [claim:trig-503-connections] [claim:obs-connections-refused] [claim:httpchat-max-connections] [claim:cfg-max-connections]', async () => {
     const { logger, lines } = capturingLogger();
     const { server, calls } = await serve({ maxConnections: 3 }, logger);
     const open = [
@@ -151,7 +151,7 @@ describe('ServerManager connection caps', () => {
     expect(SERVER_DEFAULTS.maxConnections).toBe(1_000);
   });
 
-  it('refuses a connection over maxConnectionsPerClient before any route sees its request, and logs the refusals at most once in 10 s [claim:errors-too-many-connections] [claim:errors-503-too-many-connections] [claim:errors-503-connection-cap-log] [claim:obs-connections-refused] [claim:tsdoc-server-max-connections-per-client] [claim:prod-max-connections-per-client] [claim:trig-max-connections-per-client] [claim:httpchat-max-connections]', async () => {
+  it('refuses a connection over maxConnectionsPerClient before any route sees its request, and logs the refusals at most once in 10 s [claim:errors-too-many-connections] [claim:errors-503-too-many-connections] [claim:errors-503-connection-cap-log] [claim:obs-connections-refused] [claim:tsdoc-server-max-connections-per-client] [claim:prod-max-connections-per-client] [claim:trig-max-connections-per-client] [claim:httpchat-max-connections] [claim:cfg-max-connections-per-client]', async () => {
     const { logger, lines } = capturingLogger();
     const { server, calls } = await serve(
       { maxConnections: 50, maxConnectionsPerClient: 2 },

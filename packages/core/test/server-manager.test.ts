@@ -410,6 +410,15 @@ describe('ServerManager', () => {
 
   it('takes a size string as the bytes byteSizeOf reads, to the byte, and refuses a fraction of a byte [claim:tsdoc-server-body-limit-checked] [claim:cfg-body-limit-forms]', async () => {
     expect(() => new ServerManager({ bodyLimit: '1.5b' })).toThrow(/option "bodyLimit"/);
+    // The larger units the page names, each 1024 times the one before, are taken as well.
+    for (const [bodyLimit, bytes] of [
+      ['1gb', 2 ** 30],
+      ['1TB', 2 ** 40],
+      ['1 pb', 2 ** 50],
+    ] as const) {
+      expect(byteSizeOf(bodyLimit)).toBe(bytes);
+      expect(() => new ServerManager({ bodyLimit })).not.toThrow();
+    }
     for (const bodyLimit of ['300', '300b', '1kb', '1.5KB', '2 kb']) {
       const limit = byteSizeOf(bodyLimit) as number;
       const server = await serve([echo], { bodyLimit });
@@ -1594,6 +1603,9 @@ describe('ServerManager', () => {
       const atLimit = await send('/echo', '["\u2200",[[1]]]');
       expect(atLimit.status).toBe(200);
       expect(ran).toBe(true);
+      // The limit is inclusive: a UTF-8 body nested exactly maxJsonDepth levels is taken.
+      const utf8AtLimit = await post(`${server.url}/echo`, '[[[1]]]');
+      expect(utf8AtLimit.status).toBe(200);
       // Any other charset the parser takes is held to the limit too: UTF-7 writes brackets and
       // digits as themselves.
       const utf7 = await fetch(`${server.url}/echo`, {
@@ -1645,7 +1657,7 @@ describe('ServerManager', () => {
       expect(elapsed).toBeLessThan(900);
     });
 
-    it('lets a request open at stop() finish within stopGraceMs, and closes one still open after it without an answer [claim:trig-stop-grace]', async () => {
+    it('lets a request open at stop() finish within stopGraceMs, and closes one still open after it without an answer [claim:trig-stop-grace] [claim:cfg-stop-grace]', async () => {
       const server = await serve(
         [
           quickRoute,

@@ -359,7 +359,7 @@ describe('ServerManager Origin check', () => {
     ).toBe(403);
   });
 
-  it('refuses an origin the cors origin function has not answered within 5 s, and logs it [claim:tsdoc-server-cors-origin-deadline] [claim:obs-cors-origin-timeout]', async () => {
+  it('refuses an origin the cors origin function has not answered within 5 s, and logs it [claim:tsdoc-server-cors-origin-deadline] [claim:obs-cors-origin-timeout] [claim:cfg-cors-origin-deadline]', async () => {
     const asked: string[] = [];
     const hung = await serve({
       cors: {

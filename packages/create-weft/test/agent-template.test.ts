@@ -317,7 +317,11 @@ describe("the project's settings from the environment", () => {
     const { readHost } = (await import(path.join(root, TEMPLATE_DIR, 'env.ts'))) as {
       readHost: (env: NodeJS.ProcessEnv) => string;
     };
-    expect([readHost({}), readHost({ HOST: ' 0.0.0.0 ' })]).toEqual(['127.0.0.1', '0.0.0.0']);
+    expect([readHost({}), readHost({ HOST: '  ' }), readHost({ HOST: ' 0.0.0.0 ' })]).toEqual([
+      '127.0.0.1',
+      '127.0.0.1',
+      '0.0.0.0',
+    ]);
     const error = refusal(() => readHost({ HOST: '0.0.0.0 ::' }));
     expect(error.name).toBe('SetupError');
     expect(error.message).toMatch(/^HOST: "0\.0\.0\.0 ::" is not an address/);

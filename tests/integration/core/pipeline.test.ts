@@ -892,7 +892,7 @@ describe('running steps', () => {
     expect(task.status).toBe('failed');
   });
 
-  it('stops at maxSteps and records a max-steps error item [claim:exec-chain-core-items] [claim:tsdoc-task-chain-items] [claim:wp-graph-bounds] [claim:task-status-failed] [claim:task-max-steps] [claim:task-max-steps-error-item] [claim:wp-step-limit] [claim:wp-resource-limits]', async () => {
+  it('stops at maxSteps and records a max-steps error item [claim:exec-chain-core-items] [claim:tsdoc-task-chain-items] [claim:wp-graph-bounds] [claim:task-status-failed] [claim:task-max-steps] [claim:task-max-steps-error-item] [claim:wp-step-limit] [claim:wp-resource-limits] [claim:cfg-max-steps]', async () => {
     const reply = recordingExecutor('reply');
     const { runtime } = await startedRuntime({
       plugins: [echoPlugin({ executors: [reply] })],

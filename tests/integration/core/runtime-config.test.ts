@@ -666,10 +666,12 @@ describe('Runtime.init configuration checks', () => {
     vi.stubEnv('WEFT_LOG_LEVEL', 'verbose');
     let shapeless: string;
     try {
+      // The configuration's other fields are checked with the shape too.
       shapeless = await initError({
-        ...base({ models: [], plugins: [poet] }),
+        ...base({ models: [], plugins: [poet], memory: {} as never }),
+        memmory: 1,
         options: { maxSteps: 0, ...naming },
-      });
+      } as RuntimeConfig);
     } finally {
       vi.unstubAllEnvs();
     }
@@ -678,7 +680,7 @@ describe('Runtime.init configuration checks', () => {
         .split('\n- ')
         .slice(1)
         .map((line) => line.split(':')[0]),
-    ).toEqual(['models', 'options.maxSteps', 'WEFT_LOG_LEVEL']);
+    ).toEqual(['memmory', 'models', 'memory', 'options.maxSteps', 'WEFT_LOG_LEVEL']);
     // The other ways models, plugins or alias groups lack their shape defer the plugins too.
     const noId = new TestModelProvider('');
     const listless = new TestModelProvider('listless', { capabilities: 'none' as never });

@@ -15,7 +15,7 @@ import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
 import { plan, planner, recordingExecutor, startedRuntime, TestPlugin } from './fixtures.js';
 
 describe('the step limit', () => {
-  it('counts steps a review added against maxSteps, which defaults to 10, so a model that keeps replacing the plan is stopped [claim:task-max-steps] [claim:task-max-steps-stops-replacing] [claim:prod-max-steps] [claim:wp-step-limit]', async () => {
+  it('counts steps a review added against maxSteps, which defaults to 10, so a model that keeps replacing the plan is stopped [claim:task-max-steps] [claim:task-max-steps-stops-replacing] [claim:prod-max-steps] [claim:wp-step-limit] [claim:cfg-max-steps]', async () => {
     const { runtime } = await startedRuntime({
       plugins: [new TestPlugin('work', { executors: [recordingExecutor('again')] })],
       // Every review replaces the plan with two more steps, so only the limit ends the task.

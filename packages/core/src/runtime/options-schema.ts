@@ -21,7 +21,7 @@ export const optionsSchema = z
     maxSteps: positiveInteger
       .default(10)
       .describe(
-        'The most steps one task may run. A plan that would run more is cut off, with an error item in the task’s chain.',
+        'The most steps one task may run. A plan that would run more (steps a review adds count too) is cut off, with an error item in the task’s chain, and the task ends `failed`. <!-- claim: cfg-max-steps -->',
       ),
     taskTimeoutMs: timerMilliseconds
       .default(120_000)

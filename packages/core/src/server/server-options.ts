@@ -188,7 +188,7 @@ export const serverOptionsSchema = z
       .optional()
       .meta({ typeLabel: '`boolean` or cors options', defaultLabel: 'off' })
       .describe(
-        "`true` allows requests from every origin; an object configures the [cors](https://github.com/expressjs/cors#configuration-options) middleware with its options (`origin`, `methods`, `allowedHeaders`, `exposedHeaders`, `credentials`, `maxAge`, `preflightContinue`, `optionsSuccessStatus`), each checked; another key is an error, since the middleware would ignore a misspelt `origin` and allow every origin. The origins it allows, matched as the middleware matches them (a string is one origin exactly, a `true` in a list allows them all, a `'*'` in a list none), also pass the `allowedOrigins` check. <!-- claim: cfg-cors-origins-pass --> A RegExp with the `g` or `y` flag, in `origin` or in its function's answer, is matched from the start of the origin on every request, as one without them (`y` still anchors the match at the origin's first character), where the middleware on its own would go on from the last match and refuse the next request from the same origin; your RegExp object is left unchanged. <!-- claim: cfg-cors-regexp-flags --> A browser request without `Origin` whose `Sec-Fetch-Site` is `cross-site` or `same-site` (a link followed from another site) has no origin to allow, so it is refused even with `cors: true`; only `allowedOrigins: true` lets it through. <!-- claim: cfg-cors-fetch-site --> An `origin` function that has not called back within 5 seconds refuses the origin, and the server logs it. Off, the server sends no CORS headers, so a page on another origin cannot read its answers or send requests a browser asks about first (JSON bodies, custom headers); its simple requests (a GET, a form POST) still reach the server, where `allowedOrigins` refuses those of origins it does not list with `403` before any route runs (with `allowedOrigins: true`, they run the route).",
+        "`true` allows requests from every origin; an object configures the [cors](https://github.com/expressjs/cors#configuration-options) middleware with its options (`origin`, `methods`, `allowedHeaders`, `exposedHeaders`, `credentials`, `maxAge`, `preflightContinue`, `optionsSuccessStatus`), each checked; another key is an error, since the middleware would ignore a misspelt `origin` and allow every origin. The origins it allows, matched as the middleware matches them (a string is one origin exactly, a `true` in a list allows them all, a `'*'` in a list none), also pass the `allowedOrigins` check. <!-- claim: cfg-cors-origins-pass --> A RegExp with the `g` or `y` flag, in `origin` or in its function's answer, is matched from the start of the origin on every request, as one without them (`y` still anchors the match at the origin's first character), where the middleware on its own would go on from the last match and refuse the next request from the same origin; your RegExp object is left unchanged. <!-- claim: cfg-cors-regexp-flags --> A browser request without `Origin` whose `Sec-Fetch-Site` is `cross-site` or `same-site` (a link followed from another site) has no origin to allow, so it is refused even with `cors: true`; only `allowedOrigins: true` lets it through. <!-- claim: cfg-cors-fetch-site --> An `origin` function that has not called back within 5 seconds refuses the origin, and the server logs it. <!-- claim: cfg-cors-origin-deadline --> Off, the server sends no CORS headers, so a page on another origin cannot read its answers or send requests a browser asks about first (JSON bodies, custom headers); its simple requests (a GET, a form POST) still reach the server, where `allowedOrigins` refuses those of origins it does not list with `403` before any route runs (with `allowedOrigins: true`, they run the route).",
       ),
     bodyLimit: z
       .union(
@@ -229,18 +229,18 @@ export const serverOptionsSchema = z
     maxConnections: positiveInteger
       .default(1_000)
       .describe(
-        'The most connections the server serves at once, in all; one more is answered `503` with `WEFT_TOO_MANY_CONNECTIONS` and `Retry-After: 1`, and closed. Keep it well below the process’s file descriptor limit (`ulimit -n`): a connection over the cap takes a descriptor too until it is closed, and the database and the model server need theirs.',
+        'The most connections the server serves at once, in all; one more is answered `503` with `WEFT_TOO_MANY_CONNECTIONS` and `Retry-After: 1`, and closed. <!-- claim: cfg-max-connections --> Keep it well below the process’s file descriptor limit (`ulimit -n`): a connection over the cap takes a descriptor too until it is closed, and the database and the model server need theirs.',
       ),
     maxConnectionsPerClient: positiveInteger
       .optional()
       .meta({ defaultLabel: 'none' })
       .describe(
-        'The most connections the server serves at once from one client address; one more is answered like one over `maxConnections`. Set it when clients reach the server directly. Behind a reverse proxy every client has the proxy’s address: leave it unset there and cap clients in the proxy.',
+        'The most connections the server serves at once from one client address; one more is answered like one over `maxConnections`. <!-- claim: cfg-max-connections-per-client --> Set it when clients reach the server directly. Behind a reverse proxy every client has the proxy’s address: leave it unset there and cap clients in the proxy.',
       ),
     stopGraceMs: timerMilliseconds
       .default(1_000)
       .describe(
-        'How long the server’s `stop()` lets open requests finish before it closes their connections, in milliseconds.',
+        'How long the server’s `stop()` lets open requests finish before it closes their connections, in milliseconds. <!-- claim: cfg-stop-grace -->',
       ),
   })
   .strict();
