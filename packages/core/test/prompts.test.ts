@@ -976,9 +976,34 @@ describe('PromptRegistry with function templates', () => {
       );
       expect(over.message).toContain('memory alloc limit exceeded');
     }
-    // The template's own text is not counted: twice six million characters render.
-    prompts.register('chat', 'own', `{% for i in (1..2) %}${'z'.repeat(6_000_000)}{% endfor %}`);
-    expect(await prompts.render('chat/own', {})).toHaveLength(12_000_000);
+    // The template's own text counts each time it is written: exactly the limit renders, one
+    // character more does not.
+    const limitText = 'z'.repeat(LIQUID_MEMORY_LIMIT);
+    prompts.register('chat', 'own-limit', limitText);
+    expect(await prompts.render('chat/own-limit', {})).toBe(limitText);
+    prompts.register('chat', 'own-over', `${limitText}z`);
+    const ownOver = await errorOf(prompts.render('chat/own-over', {}));
+    expect(ownOver.code).toBe('WEFT_TEMPLATE_RENDER_FAILED');
+    expect(ownOver.message).toContain('memory alloc limit exceeded');
+    // So a loop cannot repeat it past the limit, whatever number a user chose, whether the text
+    // stands between tags, in a raw tag or in a block such as if: a million characters, nine
+    // times and eleven times; and ten thousand characters fifty thousand times, which wrote half
+    // a billion characters when the template's text was not counted.
+    const million = 'z'.repeat(1_000_000);
+    for (const [name, body] of [
+      ['own-text', million],
+      ['own-raw', `{% raw %}${million}{% endraw %}`],
+      ['own-if', `{% if true %}${million}{% endif %}`],
+    ] as const) {
+      prompts.register('chat', name, `{% for i in (1..n) %}${body}{% endfor %}`);
+      expect(await prompts.render(`chat/${name}`, { n: 9 })).toHaveLength(9_000_000);
+      const over = await errorOf(prompts.render(`chat/${name}`, { n: 11 }));
+      expect(over.code).toBe('WEFT_TEMPLATE_RENDER_FAILED');
+      expect(over.message).toContain('memory alloc limit exceeded');
+    }
+    prompts.register('chat', 'own-long', `{% for i in (1..n) %}${'z'.repeat(10_000)}{% endfor %}`);
+    const ownLong = await errorOf(prompts.render('chat/own-long', { n: 50_000 }));
+    expect(ownLong.message).toContain('memory alloc limit exceeded');
   }, 120_000);
 
   it('fails a liquid render whose last step alone runs past one second, which liquidjs checks only between steps [claim:liq-render-limits] [claim:liq-render-limits-step]', async () => {

@@ -1,4 +1,13 @@
-import type { Context, Emitter, Liquid, Tag, TagRenderReturn, Value } from 'liquidjs';
+import type {
+  Context,
+  Emitter,
+  Liquid,
+  Parser,
+  Tag,
+  TagRenderReturn,
+  TypeGuards,
+  Value,
+} from 'liquidjs';
 
 /**
  * The system's locale, for the names of months and days that liquid's `date` filter writes, as
@@ -122,6 +131,48 @@ function chargeTagOutput(made: Liquid): void {
 }
 
 /**
+ * Makes the template's own text charge the memory limit each time it is written, as an output's
+ * text is: the text between its tags and outputs ({@link chargeOwnText}) and what a `{% raw %}` tag
+ * holds. Written once, it is no longer than the template; but a loop writes it once a turn, so
+ * without this `{% for i in (1..n) %}` around ten thousand characters of text made a prompt of
+ * five hundred million characters for an `n` of fifty thousand, within the time limit.
+ */
+function chargeRawText(made: Liquid): void {
+  made.registerTag(
+    'raw',
+    replaceRender(
+      made.tags['raw']!,
+      (baseRender) =>
+        function (this: Tag, context, emitter) {
+          const text = baseRender.call(this, context, emitter);
+          context.memoryLimit.use(outputLength(text));
+          return text;
+        },
+    ),
+  );
+}
+
+/**
+ * Has a parser make the text between a template's tags and outputs charge what it writes, as
+ * {@link chargeRawText} says why. liquidjs does not export the class of that text, so the parser's
+ * `parseToken` wraps the render of what it makes from a text token. liquid makes a parser for each
+ * parse and hands it to the tags that parse their own blocks, so their text is charged too.
+ */
+function chargeOwnText(parser: Parser, isHTMLToken: typeof TypeGuards.isHTMLToken): Parser {
+  const parseToken = parser.parseToken.bind(parser);
+  parser.parseToken = (token, remainTokens) => {
+    const template = parseToken(token, remainTokens);
+    if (isHTMLToken(token)) {
+      const render = template.render.bind(template);
+      template.render = (context: Context, emitter: Emitter) =>
+        render(context, chargingEmitter(context, emitter));
+    }
+    return template;
+  };
+  return parser;
+}
+
+/**
  * Makes `{% assign %}` as strict as an output: liquidjs evaluates its value as leniently as an
  * `if` when `lenientIf` is on, so `{% assign name = usr %}{{ name }}` rendered an empty string
  * for a misspelt name. A missing value now fails as an undefined variable unless `default` is
@@ -174,7 +225,12 @@ let RenderContext: typeof Context | undefined;
 let loading: Promise<Liquid> | undefined;
 
 /** How liquidjs is imported; see {@link setLiquidImporter}. */
-type LiquidImporter = () => Promise<{ Liquid: typeof Liquid; Context: typeof Context }>;
+type LiquidImporter = () => Promise<{
+  Liquid: typeof Liquid;
+  Context: typeof Context;
+  Parser: typeof Parser;
+  TypeGuards: typeof TypeGuards;
+}>;
 
 const importLiquidjs: LiquidImporter = () => import('liquidjs');
 let importLiquid: LiquidImporter = importLiquidjs;
@@ -198,8 +254,9 @@ export const LIQUID_RENDER_LIMIT_MS = 1_000;
 
 /**
  * Most that one liquid render may allocate, in liquidjs's count (characters of the strings and
- * items of the lists its ranges and filters make) plus the characters its outputs write, so that
- * no range, filter or output can exhaust the memory. It also bounds the time limit's overshoot:
+ * items of the lists its ranges and filters make) plus the characters it writes (its outputs, its
+ * tags' text and its own text, each time it is written), so that no range, filter, output or loop
+ * can exhaust the memory. It also bounds the time limit's overshoot:
  * liquidjs makes a range's whole list before the loop's first turn, where the time is next
  * checked, so the largest range allowed must be quick to make. Ten million characters is more
  * text than any model's context holds.
@@ -226,8 +283,14 @@ export function loadedLiquid(): Liquid | undefined {
  */
 export function loadLiquid(): Promise<Liquid> {
   loading ??= importLiquid().then(
-    ({ Liquid: LiquidEngine, Context: BaseContext }) => {
-      const made = new LiquidEngine({
+    ({ Liquid: LiquidEngine, Context: BaseContext, Parser: BaseParser, TypeGuards: guards }) => {
+      // liquid parses with a parser of its own for each template; this one charges their text.
+      const ChargingLiquid = class extends LiquidEngine {
+        override parse(html: string, filepath?: string): ReturnType<Liquid['parse']> {
+          return chargeOwnText(new BaseParser(this), guards.isHTMLToken).parse(html, filepath);
+        }
+      };
+      const made = new ChargingLiquid({
         strictVariables: true,
         strictFilters: true,
         lenientIf: true,
@@ -241,6 +304,7 @@ export function loadLiquid(): Promise<Liquid> {
       });
       made.registerFilter('raw', { raw: true, handler: chargeOutput });
       chargeTagOutput(made);
+      chargeRawText(made);
       strictAssign(made);
       RenderContext = listSizeContext(BaseContext);
       for (const tag of FILE_TAGS) {
