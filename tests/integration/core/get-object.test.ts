@@ -270,6 +270,25 @@ describe('ModelManager.getObject', () => {
     expect(String(rejected[1]?.error)).toContain('→ at city');
   });
 
+  it('cuts the logged error to 2,000 characters, while the retry message quotes it whole [claim:go-rejected-log]', async () => {
+    const { logger, lines } = capturingLogger('debug');
+    // 200 wrong items give a validation error of some 13,000 characters.
+    const wrong = { value: Array.from({ length: 200 }, (_, index) => `item ${index}`) };
+    const { runtime, model } = await makeRuntime({
+      responses: { responses: [wrong, { value: [1] }] },
+      options: { logger },
+    });
+    await runtime.models.getObject({ schema: z.array(z.number()), prompt: 'x', maxRetries: 1 });
+    const rejected = lines.filter((line) => line.msg === 'getObject answer rejected');
+    expect(rejected).toHaveLength(1);
+    const logged = String(rejected[0]?.error);
+    expect(logged).toHaveLength(2_000);
+    expect(logged.endsWith('...')).toBe(true);
+    const quoted = model.requests[1]?.at(-1)?.content ?? '';
+    expect(quoted).toContain(logged.slice(0, -3));
+    expect(quoted).toContain('→ at value[199]');
+  });
+
   it('makes a single attempt with maxRetries 0 [claim:go-max-retries-default]', async () => {
     const { models: manager, model } = await models(['nope', '{"city":"Lyon","population":1}']);
     const error = await errorOf(manager.getObject({ schema: City, prompt: 'x', maxRetries: 0 }));
