@@ -253,6 +253,18 @@ describe('ModelManager.getObject', () => {
     expect(root.message).toMatch(/; last error: ✖ .+ \[WEFT_GET_OBJECT_FAILED\]$/);
   });
 
+  it('keeps the problem of an answer that is not JSON on the first line, though the answer has line breaks [claim:go-final-error-lines]', async () => {
+    const { models: manager } = await models(['Sure!\nHere it is.']);
+    const error = await errorOf(
+      manager.getObject({ schema: City, schemaName: 'City', prompt: 'Where?', maxRetries: 0 }),
+    );
+    // The parser's own message quotes the answer too; its line break is escaped as well.
+    expect(error.message).not.toContain('\n');
+    expect(error.message).toMatch(
+      /; last error: the answer is not JSON \(.+\); it began with "Sure!\\nHere it is\." \[WEFT_GET_OBJECT_FAILED\]$/,
+    );
+  });
+
   it('logs every rejected answer at debug level, the last one too, when no retry is left [claim:go-rejected-log]', async () => {
     const { logger, lines } = capturingLogger('debug');
     const { runtime } = await makeRuntime({
