@@ -253,7 +253,7 @@ describe('ModelManager.getObject', () => {
     expect(root.message).toMatch(/; last error: ✖ .+ \[WEFT_GET_OBJECT_FAILED\]$/);
   });
 
-  it('keeps the problem of an answer that is not JSON on the first line, though the answer has line breaks [claim:go-final-error-lines]', async () => {
+  it('keeps the problem of an answer that is not JSON on the first line, though the answer has line breaks [claim:go-not-json-one-line]', async () => {
     const { models: manager } = await models(['Sure!\nHere it is.']);
     const error = await errorOf(
       manager.getObject({ schema: City, schemaName: 'City', prompt: 'Where?', maxRetries: 0 }),
