@@ -61,7 +61,7 @@ describe('getObject through OpenAIModelProvider', () => {
       required: ['value'],
     });
   });
-  it('leaves response_format out with jsonMode: false, and still checks the answer and asks again [claim:tsdoc-openai-json-mode] [claim:mpo-json-mode-off] [claim:oai-json]', async () => {
+  it('leaves response_format out with jsonMode: false, and still checks the answer and asks again [claim:tsdoc-openai-json-mode] [claim:mpo-json-mode-off] [claim:oai-json] [claim:go-json-mode]', async () => {
     server.enqueue(completion('Lyon'), completion('{"city":"Lyon"}'));
     const value = await (
       await models(false)

@@ -253,6 +253,18 @@ describe('ModelManager.getObject', () => {
     expect(root.message).toMatch(/; last error: ✖ .+ \[WEFT_GET_OBJECT_FAILED\]$/);
   });
 
+  it('keeps the problem of an answer that is not JSON on the first line, though the answer has line breaks [claim:go-not-json-one-line]', async () => {
+    const { models: manager } = await models(['Sure!\nHere it is.']);
+    const error = await errorOf(
+      manager.getObject({ schema: City, schemaName: 'City', prompt: 'Where?', maxRetries: 0 }),
+    );
+    // The parser's own message quotes the answer too; its line break is escaped as well.
+    expect(error.message).not.toContain('\n');
+    expect(error.message).toMatch(
+      /; last error: the answer is not JSON \(.+\); it began with "Sure!\\nHere it is\." \[WEFT_GET_OBJECT_FAILED\]$/,
+    );
+  });
+
   it('logs every rejected answer at debug level, the last one too, when no retry is left [claim:go-rejected-log]', async () => {
     const { logger, lines } = capturingLogger('debug');
     const { runtime } = await makeRuntime({
@@ -268,6 +280,25 @@ describe('ModelManager.getObject', () => {
       [20, 'City', 1],
     ]);
     expect(String(rejected[1]?.error)).toContain('→ at city');
+  });
+
+  it('cuts the logged error to 2,000 characters, while the retry message quotes it whole [claim:go-rejected-log]', async () => {
+    const { logger, lines } = capturingLogger('debug');
+    // 200 wrong items give a validation error of some 13,000 characters.
+    const wrong = { value: Array.from({ length: 200 }, (_, index) => `item ${index}`) };
+    const { runtime, model } = await makeRuntime({
+      responses: { responses: [wrong, { value: [1] }] },
+      options: { logger },
+    });
+    await runtime.models.getObject({ schema: z.array(z.number()), prompt: 'x', maxRetries: 1 });
+    const rejected = lines.filter((line) => line.msg === 'getObject answer rejected');
+    expect(rejected).toHaveLength(1);
+    const logged = String(rejected[0]?.error);
+    expect(logged).toHaveLength(2_000);
+    expect(logged.endsWith('...')).toBe(true);
+    const quoted = model.requests[1]?.at(-1)?.content ?? '';
+    expect(quoted).toContain(logged.slice(0, -3));
+    expect(quoted).toContain('→ at value[199]');
   });
 
   it('makes a single attempt with maxRetries 0 [claim:go-max-retries-default]', async () => {

@@ -44,7 +44,14 @@ export function extractJson(text: string): unknown {
       firstError ??= error;
     }
   }
+  // The parser's message quotes the answer as it is, line breaks included: they are escaped, so
+  // the problem stays one line, as the start of the answer quoted after it does.
+  const reason = firstError instanceof Error ? escapeLineBreaks(firstError.message) : 'unparsable';
   throw new SyntaxError(
-    `the answer is not JSON (${firstError instanceof Error ? firstError.message : 'unparsable'}); it began with ${JSON.stringify(trimmed.slice(0, 80))}`,
+    `the answer is not JSON (${reason}); it began with ${JSON.stringify(trimmed.slice(0, 80))}`,
   );
+}
+
+function escapeLineBreaks(text: string): string {
+  return text.replace(/\r/g, '\\r').replace(/\n/g, '\\n');
 }
