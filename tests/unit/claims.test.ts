@@ -262,7 +262,7 @@ describe('the unmarked-claim detector', () => {
     expect(unmarkedSentences('It keeps 5 apples.', 'docs/p.md')).toEqual([]);
   });
 
-  it('reads figures in digits and the words in the forms the guide gives, not their other forms [claim:contrib-unmarked-flagged]', () => {
+  it('reads error codes, figures in digits, "at least", "limit" and the words in the forms the guide gives, not their other forms [claim:contrib-unmarked-flagged]', () => {
     const flagged = (sentence: string): boolean =>
       unmarkedSentences(sentence, 'docs/p.md').length === 1;
     for (const sentence of [
@@ -272,6 +272,9 @@ describe('the unmarked-claim detector', () => {
       'Reads throw.',
       'A call may time out.',
       'Some calls times out.',
+      'It answers with `WEFT_BODY_TOO_LARGE`.',
+      'It keeps at least one.',
+      'Each queue has a limit.',
     ]) {
       expect(flagged(sentence), sentence).toBe(true);
     }
