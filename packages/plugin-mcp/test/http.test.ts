@@ -696,12 +696,14 @@ describe('McpPlugin over streamable HTTP', () => {
 
   it('gives each reconnection attempt connectTimeoutMs, then tries again [claim:mcpdoc-reconnect-backoff] [claim:mcp-reconnect]', async () => {
     server = await serveOverHttp();
+    // The first connection is opened under the same connectTimeoutMs, so it must be long enough
+    // for a loaded machine to start the handshake and the listing of a real server.
     agent = await startAgent(
       await McpPlugin.connect({
         servers: [{ name: 'web', url: server.url, tools: ['echo'] }],
         reconnectDelayMs: 50,
         maxReconnectDelayMs: 50,
-        connectTimeoutMs: 1_500,
+        connectTimeoutMs: 5_000,
         callTimeoutMs: 300,
       }),
       [plan('echo'), { text: 'nobody home' }],
@@ -710,17 +712,18 @@ describe('McpPlugin over streamable HTTP', () => {
     await server.close();
     // The call finds no server, which starts the reconnection.
     await agent.run('echo while down');
-    // Back on its port, the server now holds every handshake far longer than connectTimeoutMs.
-    server = await serveOverHttp(port, undefined, { initialize: 20_000 });
+    // Back on its port is a server that takes every request and never answers: only the
+    // plugin's own deadline ends an attempt, however slow or fast the machine is.
+    server = await serveNeverAnswering(port);
     const timedOut = () =>
       agent?.logs.filter(
         (line) =>
           line.msg === 'MCP server reconnection failed' &&
           /aborted due to timeout/.test(String(line.error)),
       ) ?? [];
-    // Without a deadline of its own, the first attempt would wait the 20 s out.
-    await expect.poll(() => timedOut().length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
-  });
+    // Without a deadline of its own, no attempt would end with this error, however long the wait.
+    await expect.poll(() => timedOut().length, { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
+  }, 90_000);
 
   it('waits twice as long after each failed reconnection, up to maxReconnectDelayMs [claim:mcpdoc-reconnect-backoff] [claim:mcpdoc-reconnect] [claim:mcp-reconnect-delay] [claim:mcp-reconnect] [claim:tsdoc-mcp-connection-backoff]', async () => {
     server = await serveOverHttp();
@@ -750,6 +753,20 @@ describe('McpPlugin over streamable HTTP', () => {
     expect(waits.slice(0, 4)).toEqual([100, 200, 200, 200]);
   });
 });
+
+/** Listens on `port` and holds every request it gets without ever answering. */
+async function serveNeverAnswering(port: number): Promise<FixtureHttpServer> {
+  const http = createServer(() => undefined);
+  await new Promise<void>((resolve) => http.listen(port, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    close: () =>
+      new Promise((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
+  };
+}
 
 /**
  * Serves, written by hand, a server that answers the handshake and the listing properly and
