@@ -48,7 +48,7 @@ async function failure(promise: Promise<unknown>): Promise<OpenAIModelProviderEr
 
 describe('OpenAIModelProvider and redirects', () => {
   it.each([307, 308, 302, 301])(
-    'does not follow a %i to another origin: that server gets neither the keys nor the prompt, and the call fails at once naming where it pointed [claim:oai-no-redirect] [claim:tsdoc-openai-no-redirect] [claim:errors-openai-http-status-redirect]',
+    'does not follow a %i to another origin: that server gets neither the keys nor the prompt, and the call fails at once naming where it pointed [claim:oai-no-redirect] [claim:mpo-no-redirect] [claim:oai-error-table] [claim:tsdoc-openai-no-redirect] [claim:errors-openai-http-status-redirect]',
     async (status) => {
       const target = `${elsewhere.baseUrl}/chat/completions`;
       server.enqueue(reply(status, 'Moved', { Location: target }));
@@ -111,11 +111,11 @@ describe('OpenAIModelProvider and redirects', () => {
     },
   );
 
-  it('fails a call whose own fetch follows a redirect although asked not to, without using its answer [claim:oai-fetch-redirect]', async () => {
+  it('fails a call whose own fetch follows a redirect although asked not to, without using its answer [claim:oai-fetch-redirect] [claim:errors-openai-http-status-redirect]', async () => {
     const target = `${elsewhere.baseUrl}/chat/completions`;
     server.enqueue(reply(307, '', { Location: target }));
     elsewhere.enqueue(completion('from elsewhere'));
-    const asked: (RequestRedirect | undefined)[] = [];
+    const asked: unknown[] = [];
     const following: typeof fetch = (input, init) => {
       asked.push(init?.redirect);
       return globalThis.fetch(input, { ...init, redirect: 'follow' });
