@@ -11,8 +11,8 @@ import type { ErrorRegistry } from '@weft/core/internal';
  * - `WEFT_OPENAI_INVALID_OPTIONS`: The constructor was given a bad option.
  * - `WEFT_OPENAI_API_KEY`: The `apiKey` function threw, or gave something other than a string or a
  *   key no header can carry.
- * - `WEFT_OPENAI_HTTP_STATUS`: The API answered with an error status (a 4xx other than 429 at once,
- *   or a 429/5xx on the last attempt).
+ * - `WEFT_OPENAI_HTTP_STATUS`: The API answered with an error status or a redirect (a 4xx other
+ *   than 429 or a 3xx at once, or a 429/5xx on the last attempt).
  * - `WEFT_OPENAI_TIMEOUT`: The last attempt got no complete answer within `timeoutMs`, or the call
  *   ran past `totalTimeoutMs`.
  * - `WEFT_OPENAI_NETWORK`: The last attempt could not reach the API (refused connection, DNS
@@ -62,18 +62,21 @@ export const OPENAI_ERRORS = {
         'the `apiKey` function threw, or returned something other than a string, or a key with a control character other than a tab (a line break, a NUL, an escape) or a character beyond Latin-1 such as € inside it, which no HTTP header can carry (the message does not show the key).',
       fix: 'make the function return the key as a string, without line breaks inside it (white space around it, such as the line break at the end of a file, is trimmed). An empty string, or one of white space alone (an empty key file), is allowed and sends no `Authorization` header; see [A missing API key](../guides/troubleshooting.md#a-missing-api-key).',
     },
-    /** @claim errors-openai-http-status-3xx */
+    /**
+     * @claim errors-openai-http-status-3xx
+     * @claim errors-openai-http-status-redirect
+     */
     WEFT_OPENAI_HTTP_STATUS: {
       summary:
-        'The API answered with an error status (a 4xx other than 429 at once, or a 429/5xx on the last attempt).',
+        'The API answered with an error status or a redirect (a 4xx other than 429 or a 3xx at once, or a 429/5xx on the last attempt).',
       raisedBy: 'every call of `OpenAIModelProvider`',
       raisers: [
         'model-openai/src/http.ts#exhaustedError',
         'model-openai/src/http.ts#sendWithRetry',
       ],
       cause:
-        'the API answered with an error status: a `4xx` other than `429` at once (a wrong key gives `401`, an unknown model `404`), or a `429` or `5xx` that lasted through every retry; a `3xx` that fetch did not follow fails at once too. Such a status fails the call at once even when the answer’s body broke off, was still arriving at `timeoutMs` or was larger than `maxResponseBytes`, and the message then says so. `httpStatus` holds the status, and the message includes the API’s own explanation, when its body gave one whole.',
-      fix: 'for `401` and `403`, check the key; for `404`, the model name and the base URL; for `429` and `5xx`, the provider’s limits and status, or raise `maxRetries`.',
+        'the API answered with an error status: a `4xx` other than `429` at once (a wrong key gives `401`, an unknown model `404`), or a `429` or `5xx` that lasted through every retry; a `3xx` fails at once too, since the provider follows no redirect (fetch would carry the keys in `headers` and, on a `307` or `308`, the prompt to wherever it points): the message names the status and the address its `Location` points to. A `fetch` option that follows a redirect anyway, although the provider asks it not to, fails the call here as well once its answer arrives, its message naming that option and `httpStatus` holding that answer’s status. Such a status fails the call at once even when the answer’s body broke off, was still arriving at `timeoutMs` or was larger than `maxResponseBytes`, and the message then says so. `httpStatus` holds the status, and the message includes the API’s own explanation, when its body gave one whole.',
+      fix: "for `401` and `403`, check the key; for `404`, the model name and the base URL; for `429` and `5xx`, the provider’s limits and status, or raise `maxRetries`; for a `3xx`, set `baseUrl` to the address the message names if the API has moved there, and make a `fetch` of your own honour `redirect: 'manual'`.",
     },
     /** @claim errors-openai-timeout-last-status */
     WEFT_OPENAI_TIMEOUT: {

@@ -1,6 +1,6 @@
 import { parseRetryAfter, retryDelayMs, sleep } from './backoff.js';
 import { describeError } from '@weft/core/internal';
-import { describeHttpFailure, OpenAIModelProviderError } from './errors.js';
+import { describeHttpFailure, OpenAIModelProviderError, snippet } from './errors.js';
 
 /** One HTTP request, as the provider builds it. */
 export interface HttpRequest {
@@ -41,12 +41,16 @@ export type AttemptOutcome =
       readonly status?: number;
       /** Its reason phrase, with `status`. */
       readonly statusText?: string;
+      /** Its `Location` header, when it had one. */
+      readonly location?: string;
     }
   | {
       readonly kind: 'too-large';
       readonly status: number;
       /** The answer's reason phrase. */
       readonly statusText: string;
+      /** Its `Location` header, when it had one. */
+      readonly location?: string;
     }
   | {
       readonly kind: 'network';
@@ -55,6 +59,19 @@ export type AttemptOutcome =
       readonly status?: number;
       /** Its reason phrase, with `status`. */
       readonly statusText?: string;
+      /** Its `Location` header, when it had one. */
+      readonly location?: string;
+    }
+  | {
+      /**
+       * The `fetch` option followed a redirect although it was asked not to: its answer came
+       * from `url`, not from the request's URL, and is not used.
+       */
+      readonly kind: 'redirected';
+      /** The status of the answer at the end of the redirects. */
+      readonly status: number;
+      /** Where that answer came from, as fetch reports it (`response.url`). */
+      readonly url: string;
     }
   | {
       readonly kind: 'aborted';
@@ -102,6 +119,12 @@ export interface RetryConfig extends AttemptConfig {
  * throws: every ending, including a timeout, an answer too large, a network failure and an
  * abort by the caller, is an outcome.
  *
+ * fetch is asked not to follow redirects (`redirect: 'manual'`): a 3xx answer is the attempt's
+ * answer, so the request's headers (keys a user put in option `headers` among them, which fetch
+ * would carry to another origin) and body never leave for the address its `Location` names. A
+ * `fetch` that follows one anyway, and says so (`response.redirected`), ends the attempt as
+ * `redirected`, its answer unread.
+ *
  * The deadline is enforced by aborting the request and also by racing it, so a `fetch`
  * implementation that ignores its signal cannot hang the caller. The caller's signal is
  * followed through `AbortSignal.any`, which adds no listener to it, so many concurrent calls
@@ -112,6 +135,7 @@ export interface RetryConfig extends AttemptConfig {
  * @returns How the attempt ended.
  * @claim tsdoc-openai-attempt-ignoring-fetch
  * @claim tsdoc-openai-attempt-no-listener
+ * @claim tsdoc-openai-no-redirect
  */
 export async function attemptRequest(
   request: HttpRequest,
@@ -138,22 +162,38 @@ export async function attemptRequest(
   // server closed the connection half-way) is not reported as a server that could not be reached.
   let status: number | undefined;
   let statusText = '';
+  let location: string | undefined;
   try {
     const response = await Promise.race([
       config.fetch(request.url, {
         method: request.method,
         headers: request.headers,
         body: request.body,
+        // Never follow a redirect: fetch drops `Authorization` on the way to another origin, but
+        // not the other headers (an `api-key`, an `x-api-key`), and a 307 or 308 sends the body,
+        // the prompt, along too.
+        redirect: 'manual',
         signal: stop,
       }),
       stopped,
     ]);
+    if (response.redirected) {
+      timeout.abort(new Error('redirect followed'));
+      await response.body?.cancel().catch(() => undefined);
+      return { kind: 'redirected', status: response.status, url: response.url };
+    }
     status = response.status;
     statusText = response.statusText;
+    location = response.headers.get('location') ?? undefined;
     const body = await Promise.race([readBody(response, config.maxResponseBytes), stopped]);
     if (body === undefined) {
       timeout.abort(new Error('response too large'));
-      return { kind: 'too-large', status: response.status, statusText: response.statusText };
+      return {
+        kind: 'too-large',
+        status: response.status,
+        statusText: response.statusText,
+        ...(location === undefined ? {} : { location }),
+      };
     }
     return {
       kind: 'response',
@@ -166,12 +206,15 @@ export async function attemptRequest(
     };
   } catch (error) {
     if (signal?.aborted) return { kind: 'aborted', reason: signal.reason, status };
+    const at = location === undefined ? {} : { location };
     if (timedOut) {
-      return status === undefined ? { kind: 'timeout' } : { kind: 'timeout', status, statusText };
+      return status === undefined
+        ? { kind: 'timeout' }
+        : { kind: 'timeout', status, statusText, ...at };
     }
     return status === undefined
       ? { kind: 'network', error }
-      : { kind: 'network', error, status, statusText };
+      : { kind: 'network', error, status, statusText, ...at };
   } finally {
     clearTimeout(timer);
   }
@@ -229,9 +272,11 @@ export function isRetryableStatus(status: number): boolean {
  * @param config - Timeouts, size limit, retry policy, the caller's signal and the label.
  * @returns The first 2xx answer, with its body read and the number of attempts it took.
  * @throws {@link OpenAIModelProviderError} with code `WEFT_OPENAI_HTTP_STATUS` at once for a 4xx
- * other than 429 (and for 1xx/3xx answers fetch did not follow), even one whose body broke off, was
- * still arriving or was over `maxResponseBytes`; `WEFT_OPENAI_RESPONSE_TOO_LARGE` at once for a 2xx,
- * 429 or 5xx answer over `maxResponseBytes`; `WEFT_OPENAI_HTTP_STATUS`, `WEFT_OPENAI_TIMEOUT`
+ * other than 429 (and for any 1xx or 3xx answer: no redirect is followed, and a redirect's
+ * message names its `Location`; and for an answer that a `fetch` option reached by following
+ * one anyway), even one whose body broke off, was still arriving or was over
+ * `maxResponseBytes`; `WEFT_OPENAI_RESPONSE_TOO_LARGE` at once for a 2xx, 429 or 5xx answer over
+ * `maxResponseBytes`; `WEFT_OPENAI_HTTP_STATUS`, `WEFT_OPENAI_TIMEOUT`
  * or `WEFT_OPENAI_NETWORK`, after how the last attempt ended, when no retries are left;
  * `WEFT_OPENAI_TIMEOUT` (with the last answer's `httpStatus`, if any) when `totalTimeoutMs`
  * leaves no time for the next attempt, or cut the last one short, naming that option;
@@ -257,6 +302,13 @@ export async function sendWithRetry(
     // Whole milliseconds: the monotonic clock reads fractions, and messages quote this figure.
     const timeoutMs = Math.max(1, Math.min(config.timeoutMs, Math.round(left)));
     const outcome = await attemptRequest(request, { ...config, timeoutMs, signal });
+    if (outcome.kind === 'redirected') {
+      throw new OpenAIModelProviderError(
+        'WEFT_OPENAI_HTTP_STATUS',
+        `${config.label}: option "fetch" followed a redirect to ${snippet(outcome.url)}, although the provider asks it not to (redirect: 'manual'); the provider does not follow redirects, so its answer (status ${outcome.status}) is not used: make that fetch honour the \`redirect\` option, and set option "baseUrl" to the API's address there if it has moved`,
+        { httpStatus: outcome.status, attempts: attempt },
+      );
+    }
     if (outcome.kind === 'aborted') {
       // A signal that fired before this attempt's request went out (in the same tick as the call
       // began, while its key was read) stopped it unsent: it is not counted as an attempt.
@@ -271,7 +323,7 @@ export async function sendWithRetry(
       if ((outcome.status < 200 || outcome.status > 299) && !isRetryableStatus(outcome.status)) {
         throw new OpenAIModelProviderError(
           'WEFT_OPENAI_HTTP_STATUS',
-          `${config.label}: request failed with ${describeHttpFailure(outcome.status, outcome.statusText, '')} (its answer was larger than option "maxResponseBytes" (${config.maxResponseBytes} bytes))`,
+          `${config.label}: request failed with ${describeHttpFailure(outcome.status, outcome.statusText, '')}${redirectNote(outcome.status, outcome.location, request.url)} (its answer was larger than option "maxResponseBytes" (${config.maxResponseBytes} bytes))`,
           { httpStatus: outcome.status, attempts: attempt },
         );
       }
@@ -295,7 +347,7 @@ export async function sendWithRetry(
           : `its answer broke off before its end: ${describeError(outcome.error)}`;
       throw new OpenAIModelProviderError(
         'WEFT_OPENAI_HTTP_STATUS',
-        `${config.label}: request failed with ${describeHttpFailure(outcome.status, outcome.statusText ?? '', '')} (${how})`,
+        `${config.label}: request failed with ${describeHttpFailure(outcome.status, outcome.statusText ?? '', '')}${redirectNote(outcome.status, outcome.location, request.url)} (${how})`,
         { httpStatus: outcome.status, attempts: attempt },
       );
     }
@@ -306,9 +358,13 @@ export async function sendWithRetry(
       if (response.status >= 200 && response.status <= 299)
         return { ...response, attempts: attempt };
       if (!isRetryableStatus(response.status)) {
+        const location = response.headers.get('location') ?? undefined;
+        const note = redirectNote(response.status, location, request.url);
+        // A redirect's body (a "Moved" page) explains nothing its Location does not.
+        const body = note === '' ? response.body : '';
         throw new OpenAIModelProviderError(
           'WEFT_OPENAI_HTTP_STATUS',
-          `${config.label}: request failed with ${describeHttpFailure(response.status, response.statusText, response.body)}`,
+          `${config.label}: request failed with ${describeHttpFailure(response.status, response.statusText, body)}${note}`,
           { httpStatus: response.status, attempts: attempt },
         );
       }
@@ -332,6 +388,26 @@ export async function sendWithRetry(
       throw abortedError(config.label, signal?.reason, attempt, previousStatus);
     }
   }
+}
+
+/**
+ * What an error message adds for a redirect (a 3xx with a `Location` header): where it points,
+ * resolved against the request's URL, and that the provider does not follow it.
+ *
+ * @param status - The answer's status.
+ * @param location - Its `Location` header, if any.
+ * @param requestUrl - The URL the request went to.
+ * @returns The text to append after the status, or `''` for any other answer.
+ */
+function redirectNote(status: number, location: string | undefined, requestUrl: string): string {
+  if (status < 300 || status > 399 || location === undefined) return '';
+  let target: string;
+  try {
+    target = new URL(location, requestUrl).href;
+  } catch {
+    target = location;
+  }
+  return ` pointing to ${snippet(target)}; the provider does not follow redirects, so nothing was sent there: set option "baseUrl" to the API's address there if it has moved`;
 }
 
 function attemptsText(attempts: number): string {
@@ -364,7 +440,7 @@ export function abortedError(
 function exhaustedError(
   config: RetryConfig,
   request: HttpRequest,
-  outcome: Exclude<AttemptOutcome, { kind: 'aborted' | 'too-large' }>,
+  outcome: Exclude<AttemptOutcome, { kind: 'aborted' | 'too-large' | 'redirected' }>,
   attempts: number,
   overall = false,
 ): OpenAIModelProviderError {
@@ -437,13 +513,13 @@ function hasCode(error: unknown, matches: (code: string) => boolean): boolean {
 
 /** The status of the last attempt's answer, complete or broken off, when one came. */
 function statusOf(
-  outcome: Exclude<AttemptOutcome, { kind: 'aborted' | 'too-large' }>,
+  outcome: Exclude<AttemptOutcome, { kind: 'aborted' | 'too-large' | 'redirected' }>,
 ): number | undefined {
   return outcome.kind === 'response' ? outcome.response.status : outcome.status;
 }
 
 function describeOutcome(
-  outcome: Exclude<AttemptOutcome, { kind: 'aborted' | 'too-large' }>,
+  outcome: Exclude<AttemptOutcome, { kind: 'aborted' | 'too-large' | 'redirected' }>,
 ): string {
   switch (outcome.kind) {
     case 'response': {

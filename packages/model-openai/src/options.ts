@@ -84,10 +84,16 @@ export interface OpenAIModelProviderOptions {
   /**
    * Extra headers for every request, such as `OpenAI-Organization`. They override the default
    * `Content-Type` and `Accept`; an `Authorization` header here is replaced when `apiKey` gives
-   * a key that is not empty or white space alone. Default: none.
+   * a key that is not empty or white space alone. They are sent only to the origin of `baseUrl`:
+   * the provider follows no redirect. Default: none.
    */
   headers?: Record<string, string>;
-  /** The fetch implementation to use. Default: the global `fetch`. */
+  /**
+   * The fetch implementation to use. It is called with `redirect: 'manual'` and must honour it:
+   * one that follows a redirect anyway has sent the request, headers and body, where it points
+   * before the provider sees the answer, which the provider then refuses (when the answer says
+   * so, with `response.redirected`) with `WEFT_OPENAI_HTTP_STATUS`. Default: the global `fetch`.
+   */
   fetch?: typeof fetch;
   /**
    * The sampling temperature (0–2) used when a call does not set one. Default: none, so the

@@ -1,7 +1,7 @@
 /**
  * The TSDoc of http.ts (hover text for the provider's code), checked with an injected `fetch`:
  * claims the end-to-end tests against the chat server cannot reach, such as a `fetch` that
- * ignores its signal or an answer fetch did not follow.
+ * ignores its signal.
  */
 import { getEventListeners } from 'node:events';
 import { createServer, type Server } from 'node:http';
@@ -95,7 +95,7 @@ describe('TSDoc of isRetryableStatus', () => {
 });
 
 describe('TSDoc of sendWithRetry', () => {
-  it('fails at once with WEFT_OPENAI_HTTP_STATUS on a 3xx answer fetch did not follow [claim:tsdoc-openai-3xx] [claim:errors-openai-http-status-3xx]', async () => {
+  it('fails at once with WEFT_OPENAI_HTTP_STATUS on a 3xx answer, which is never followed [claim:tsdoc-openai-3xx] [claim:errors-openai-http-status-3xx]', async () => {
     let calls = 0;
     const redirecting = (() => {
       calls += 1;

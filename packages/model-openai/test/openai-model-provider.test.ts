@@ -528,7 +528,7 @@ describe('OpenAIModelProvider', () => {
       expect(retried.message).toContain('(status 503) broke off before its end (2 attempts)');
     });
 
-    it('fails at once on a 3xx that fetch did not follow [claim:oai-error-table]', async () => {
+    it('fails at once on a 3xx, which is never followed [claim:oai-error-table]', async () => {
       // A redirect without a Location header is handed back by fetch as it is.
       server.enqueue(reply(302, ''));
       const error = await failure(generate(provider({ maxRetries: 2 })));
@@ -889,7 +889,7 @@ describe('OpenAIModelProvider', () => {
       expect(server.requests).toHaveLength(1);
     });
 
-    it('is false on any answer but a 2xx: a 3xx fetch did not follow, a 404, a 503, each asked once [claim:oai-health]', async () => {
+    it('is false on any answer but a 2xx: a 3xx, a 404, a 503, each asked once [claim:oai-health]', async () => {
       const list = { object: 'list', data: [{ id: 'test-model' }] };
       // A 300 without a Location header is handed back by fetch as it is, body and all.
       server.enqueue(reply(300, list), reply(404, list), reply(503, list));

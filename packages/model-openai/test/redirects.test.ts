@@ -1,0 +1,134 @@
+/**
+ * Redirects: the provider follows none, so the headers a user configured (keys among them) and
+ * the prompt never reach an origin other than the one `baseUrl` names. Two real servers on two
+ * ports of 127.0.0.1 stand for two origins: `server` is the API's, `elsewhere` the one a
+ * redirect points to, which records what it receives and must receive nothing.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  OpenAIModelProvider,
+  OpenAIModelProviderError,
+  type OpenAIModelProviderOptions,
+} from '../src/index.js';
+import { completion, reply, startChatServer, type ChatServer } from './chat-server.js';
+import { chatServerPerTest, send } from './support/chat-server-per-test.js';
+
+const server = chatServerPerTest();
+let elsewhere: ChatServer;
+
+beforeEach(async () => {
+  elsewhere = await startChatServer();
+});
+afterEach(async () => {
+  await elsewhere.close();
+});
+
+/** A provider whose configured headers hold keys, as Azure's and gateways' do. */
+function provider(options: Partial<OpenAIModelProviderOptions> = {}): OpenAIModelProvider {
+  return new OpenAIModelProvider({
+    baseUrl: server.baseUrl,
+    model: 'test-model',
+    apiKey: 'sk-bearer-key',
+    headers: { 'api-key': 'azure-secret', 'x-api-key': 'gateway-secret' },
+    maxRetries: 2,
+    retryBaseDelayMs: 1,
+    ...options,
+  });
+}
+
+async function failure(promise: Promise<unknown>): Promise<OpenAIModelProviderError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof OpenAIModelProviderError) return error;
+    throw error;
+  }
+  throw new Error('expected the call to fail');
+}
+
+describe('OpenAIModelProvider and redirects', () => {
+  it.each([307, 308, 302, 301])(
+    'does not follow a %i to another origin: that server gets neither the keys nor the prompt, and the call fails at once naming where it pointed [claim:oai-no-redirect] [claim:mpo-no-redirect] [claim:oai-error-table] [claim:tsdoc-openai-no-redirect] [claim:errors-openai-http-status-redirect]',
+    async (status) => {
+      const target = `${elsewhere.baseUrl}/chat/completions`;
+      server.enqueue(reply(status, 'Moved', { Location: target }));
+      elsewhere.enqueue(completion('stolen'), completion('stolen'), completion('stolen'));
+
+      const error = await failure(send(provider()));
+
+      expect(elsewhere.requests).toEqual([]);
+      // The API's own server did get the request, headers and body, once: it is not retried.
+      expect(server.requests).toHaveLength(1);
+      expect(server.requests[0]?.headers['api-key']).toBe('azure-secret');
+      expect(server.requests[0]?.json).toMatchObject({ model: 'test-model' });
+      expect(error).toMatchObject({
+        code: 'WEFT_OPENAI_HTTP_STATUS',
+        httpStatus: status,
+        attempts: 1,
+      });
+      expect(error.message).toMatch(
+        new RegExp(
+          `^OpenAIModelProvider "openai": request failed with ${status} [A-Za-z ]+ pointing to ${target.replace(/[.]/g, '\\.')}; the provider does not follow redirects, so nothing was sent there: set option "baseUrl" to the API's address there if it has moved \\[WEFT_OPENAI_HTTP_STATUS\\]$`,
+        ),
+      );
+    },
+  );
+
+  it('does not follow a redirect within the same origin either, and resolves a relative Location in the message [claim:oai-no-redirect]', async () => {
+    server.enqueue(reply(307, '', { Location: '/v2/chat/completions' }), completion('followed'));
+    const error = await failure(send(provider({ maxRetries: 0 })));
+    expect(server.requests.map((request) => request.url)).toEqual(['/v1/chat/completions']);
+    expect(error).toMatchObject({ code: 'WEFT_OPENAI_HTTP_STATUS', httpStatus: 307 });
+    const origin = new URL(server.baseUrl).origin;
+    expect(error.message).toContain(
+      `307 Temporary Redirect pointing to ${origin}/v2/chat/completions;`,
+    );
+  });
+
+  it('names the Location of a redirect whose body is larger than maxResponseBytes [claim:oai-no-redirect]', async () => {
+    const target = `${elsewhere.baseUrl}/chat/completions`;
+    server.enqueue(reply(307, 'x'.repeat(500), { Location: target }));
+    const error = await failure(send(provider({ maxResponseBytes: 100 })));
+    expect(elsewhere.requests).toEqual([]);
+    expect(error).toMatchObject({ code: 'WEFT_OPENAI_HTTP_STATUS', httpStatus: 307, attempts: 1 });
+    expect(error.message).toContain(
+      `307 Temporary Redirect pointing to ${target}; the provider does not follow redirects`,
+    );
+    expect(error.message).toContain(
+      '(its answer was larger than option "maxResponseBytes" (100 bytes))',
+    );
+  });
+
+  it.each([307, 302])(
+    'checkHealth does not follow a %i to another origin: that server gets nothing, and the check is false [claim:oai-no-redirect] [claim:tsdoc-openai-no-redirect]',
+    async (status) => {
+      const list = { object: 'list', data: [{ id: 'test-model' }] };
+      server.enqueue(reply(status, 'Moved', { Location: `${elsewhere.baseUrl}/models` }));
+      elsewhere.enqueue(reply(200, list), reply(200, list));
+      await expect(provider().checkHealth()).resolves.toBe(false);
+      expect(elsewhere.requests).toEqual([]);
+      expect(server.requests.map((request) => request.method)).toEqual(['GET']);
+    },
+  );
+
+  it('fails a call whose own fetch follows a redirect although asked not to, without using its answer [claim:oai-fetch-redirect] [claim:errors-openai-http-status-redirect]', async () => {
+    const target = `${elsewhere.baseUrl}/chat/completions`;
+    server.enqueue(reply(307, '', { Location: target }));
+    elsewhere.enqueue(completion('from elsewhere'));
+    const asked: unknown[] = [];
+    const following: typeof fetch = (input, init) => {
+      asked.push(init?.redirect);
+      return globalThis.fetch(input, { ...init, redirect: 'follow' });
+    };
+
+    const error = await failure(send(provider({ fetch: following })));
+
+    expect(asked).toEqual(['manual']);
+    // That fetch did carry the request there: the provider cannot stop what it does itself.
+    expect(elsewhere.requests).toHaveLength(1);
+    expect(error).toMatchObject({ code: 'WEFT_OPENAI_HTTP_STATUS', httpStatus: 200, attempts: 1 });
+    expect(error.message).toBe(
+      `OpenAIModelProvider "openai": option "fetch" followed a redirect to ${target}, although the provider asks it not to (redirect: 'manual'); the provider does not follow redirects, so its answer (status 200) is not used: make that fetch honour the \`redirect\` option, and set option "baseUrl" to the API's address there if it has moved [WEFT_OPENAI_HTTP_STATUS]`,
+    );
+  });
+});
