@@ -11,8 +11,12 @@ export function runWhenMain(moduleUrl: string, label: string, job: () => Promise
   if (entry === undefined || realpathSync(entry) !== realpathSync(fileURLToPath(moduleUrl))) {
     return;
   }
-  job().catch((error: unknown) => {
-    console.error(`Could not ${label}:`, error instanceof Error ? error.message : error);
-    process.exitCode = 1;
-  });
+  // Through a promise, so that a job that throws before its first await (a bad argument, say)
+  // is reported the same way as one that rejects, not as an uncaught exception's stack.
+  Promise.resolve()
+    .then(() => job())
+    .catch((error: unknown) => {
+      console.error(`Could not ${label}:`, error instanceof Error ? error.message : error);
+      process.exitCode = 1;
+    });
 }

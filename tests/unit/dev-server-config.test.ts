@@ -135,13 +135,15 @@ describe('the site config under the dev server', () => {
     expect(apiSidebarFile(env('build'))).toBe('api/typedoc-sidebar.cjs');
   }, 60_000);
 
-  it("makes a build throw on a broken link, a guide's into /api/ included, unless TYPEDOC=false [claim:cg-build-fails-on-broken-api-link] [claim:cg-broken-links-fail-build]", async () => {
+  it("makes a build throw on a broken link, a guide's into /api/ included, unless TYPEDOC=false, which turns every broken URL link into a warning but not a broken Markdown link [claim:cg-build-fails-on-broken-api-link] [claim:cg-broken-links-fail-build] [claim:cg-typedoc-false-links-warn]", async () => {
     vi.stubEnv('TYPEDOC', undefined);
     const build = await siteConfig('build');
     expect(build.onBrokenLinks).toBe('throw');
     expect(build.markdown?.hooks?.onBrokenMarkdownLinks).toBe('throw');
     vi.stubEnv('TYPEDOC', 'false');
-    expect((await siteConfig('build')).onBrokenLinks).toBe('warn');
+    const withoutTypedoc = await siteConfig('build');
+    expect(withoutTypedoc.onBrokenLinks).toBe('warn');
+    expect(withoutTypedoc.markdown?.hooks?.onBrokenMarkdownLinks).toBe('throw');
   }, 60_000);
 
   it('turns every part of Docusaurus Faster off with FASTER=false, and on without it [claim:cg-faster-false]', async () => {

@@ -18,7 +18,9 @@ afterEach(() => {
   vi.unstubAllEnvs();
 });
 
-describe('the server of the browser tests', () => {
+// Each configWith loads playwright.config and @playwright/test afresh: alone about 2 s, but on a
+// loaded two-core machine the first test (two loads) took 14 s and once passed the 20 s default.
+describe('the server of the browser tests', { timeout: 60_000 }, () => {
   it('serves the build on port 4173 and reuses a server already there, outside CI only [claim:cg-e2e-port]', async () => {
     const local = await configWith({ CI: '', E2E_PORT: '' });
     expect(local.server.command).toContain('docusaurus serve --port 4173 ');
