@@ -29,6 +29,7 @@ export const DOCS_TESTS = [
   'claims',
   'claims-hidden',
   'docs-prose',
+  'docs-repository-paths',
   'docs-diagrams',
   'docs-samples',
   'code-samples',
