@@ -127,15 +127,17 @@ describe('TSDoc of sendWithRetry', () => {
 
   it('names totalTimeoutMs, not timeoutMs, when the deadline cut the last attempt short [claim:oai-total-timeout-row] [claim:tsdoc-openai-total-deadline]', async () => {
     const hanging = (() => new Promise<Response>(() => undefined)) as typeof fetch;
+    // The second attempt has what the first left of the 1.5 s: about half a second, less than
+    // timeoutMs, so the deadline ends it; a loaded machine's timers may fire that much late.
     const error = await failureOf(
       sendWithRetry(
         request,
-        config(hanging, { timeoutMs: 300, totalTimeoutMs: 450, maxRetries: 1 }),
+        config(hanging, { timeoutMs: 1_000, totalTimeoutMs: 1_500, maxRetries: 1 }),
       ),
     );
     expect(error).toMatchObject({ code: 'WEFT_OPENAI_TIMEOUT', attempts: 2 });
     expect(error.message).toBe(
-      'test: gave up after 2 attempts: option "totalTimeoutMs" (450 ms) leaves no time for another; last attempt timed out [WEFT_OPENAI_TIMEOUT]',
+      'test: gave up after 2 attempts: option "totalTimeoutMs" (1500 ms) leaves no time for another; last attempt timed out [WEFT_OPENAI_TIMEOUT]',
     );
   });
 
