@@ -216,9 +216,9 @@ describe('McpPlugin against a hostile stdio server', { timeout: 60_000 }, () => 
     expect(terms).toHaveLength(1);
     expect(stopped - (terms[0] ?? stopped)).toBeGreaterThanOrEqual(900);
     // And not much later: the kill comes a second after SIGTERM. The bound sits just short of
-    // what a wait half as long again would reach (timers fire late, never early), which leaves the
-    // rest for a busy machine.
-    expect(stopped - (terms[0] ?? 0)).toBeLessThan(1_590);
+    // what a wait twice as long would reach (timers fire late, never early), which leaves nearly a
+    // second for a busy machine's timers and the stop's own bookkeeping.
+    expect(stopped - (terms[0] ?? 0)).toBeLessThan(1_990);
   });
 
   it('stop() returns at its 2 s shutdown deadline when other plugins used it up, and the server is ended after [claim:mcp-readme-stop-deadline] [claim:mcpdoc-stop-deadline]', async () => {
