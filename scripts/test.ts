@@ -4,7 +4,8 @@
  * each ends, so a log reads phase by phase; the first lane's lone phases print as they go. At
  * the end it prints how long each phase took and the processor time it used (where /proc counts
  * it), and what this run's figures make of CI's jobs, which run side by side: the wall time of a
- * full pull request (the longest job) and of one that changes only docs.
+ * full pull request (the longest job) and of one that changes only docs. Last come the lines that
+ * say what failed in each failed phase, where a log's tail (all CI keeps) shows them.
  *
  * Run: npm test. One or more phases: npm test -- test:unit build.
  */
@@ -13,6 +14,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CPU_FILE_ENV, endedChildrenCpuSeconds, machineCpuTicks } from '../tooling/children-cpu';
+import { failureLines } from '../tooling/failure-lines';
 import { PACKED_DIR_ENV, packAllOnce } from '../tooling/packed-packages';
 import {
   CI_JOBS,
@@ -37,6 +39,8 @@ interface Outcome {
   /** Processor seconds of the phase's npm and all it waited for; undefined without /proc. */
   cpuSeconds: number | undefined;
   passed: boolean;
+  /** What the phase printed, kept when it failed. */
+  output?: string;
 }
 
 /** Runs a command and counts its processor time apart from the phases beside it. */
@@ -50,17 +54,25 @@ function runPhase(phase: TestPhase, holdOutput: boolean): Promise<Outcome> {
   const started = performance.now();
   return new Promise((resolve) => {
     const cpuFile = path.join(cpuFiles, phase.script.replace(/\W/g, '-'));
+    // Piped even when it prints as it goes, so that its failures can be told again at the end; a
+    // terminal's colours are asked for, as the phase would see the terminal itself.
+    const colours =
+      process.stdout.isTTY && !('FORCE_COLOR' in process.env) ? { FORCE_COLOR: '1' } : {};
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', COUNTING_RUNNER, 'npm', 'run', phase.script],
       {
-        stdio: holdOutput ? ['ignore', 'pipe', 'pipe'] : 'inherit',
-        env: { ...process.env, [CPU_FILE_ENV]: cpuFile },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, ...colours, [CPU_FILE_ENV]: cpuFile },
       },
     );
     const held: Buffer[] = [];
-    child.stdout?.on('data', (chunk: Buffer) => held.push(chunk));
-    child.stderr?.on('data', (chunk: Buffer) => held.push(chunk));
+    const keep = (chunk: Buffer, stream: NodeJS.WriteStream): void => {
+      held.push(chunk);
+      if (!holdOutput) stream.write(chunk);
+    };
+    child.stdout.on('data', (chunk: Buffer) => keep(chunk, process.stdout));
+    child.stderr.on('data', (chunk: Buffer) => keep(chunk, process.stderr));
     let finished = false;
     const finish = (passed: boolean): void => {
       // A child that cannot start reports 'error' and then 'close': its phase ends once.
@@ -80,7 +92,13 @@ function runPhase(phase: TestPhase, holdOutput: boolean): Promise<Outcome> {
             ])
           : result,
       );
-      resolve({ phase, seconds, cpuSeconds, passed });
+      resolve({
+        phase,
+        seconds,
+        cpuSeconds,
+        passed,
+        ...(passed ? {} : { output: Buffer.concat(held).toString('utf8') }),
+      });
     };
     child.once('error', () => finish(false));
     // 'close', not 'exit': a child can exit before its last output has been read from the pipe.
@@ -172,6 +190,16 @@ function printSummary(outcomes: readonly Outcome[], stages: readonly StageTime[]
   }
 }
 
+/** What failed in each failed phase, told again after the summary. */
+function printFailures(outcomes: readonly Outcome[]): void {
+  for (const { phase, output } of outcomes) {
+    if (output === undefined) continue;
+    const lines = failureLines(output);
+    console.log(`\nWhat failed in ${phase.script} (its whole output is above):`);
+    console.log(lines.length > 0 ? lines.join('\n') : '  (no line names a failed test)');
+  }
+}
+
 /** The stages with only the phases asked for (all when none is), empty steps, lanes and stages dropped. */
 function selectStages(asked: readonly string[]): Lane[][] {
   const unknown = asked.filter((script) => !TEST_PHASES.some((p) => p.script === script));
@@ -241,10 +269,9 @@ async function main(): Promise<void> {
     if (failed) break;
   }
   const order = (outcome: Outcome): number => TEST_PHASES.indexOf(outcome.phase);
-  printSummary(
-    [...outcomes].sort((a, b) => order(a) - order(b)),
-    stageTimes,
-  );
+  const sorted = [...outcomes].sort((a, b) => order(a) - order(b));
+  printSummary(sorted, stageTimes);
+  printFailures(sorted);
   rmSync(cpuFiles, { recursive: true, force: true });
   if (failed) process.exitCode = 1;
 }

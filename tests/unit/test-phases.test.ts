@@ -20,7 +20,7 @@ const testScript = await compiledScript(path.join(root, 'scripts/test.ts'));
 
 writeFileSync(
   path.join(bin, 'npm'),
-  '#!/bin/sh\n# npm pack (packing before the tarball phases): take PACK_SECONDS, pack nothing.\nif [ "$1" = pack ]; then sleep "${PACK_SECONDS:-0}"; echo "[]"; exit 0; fi\n# npm run <script>: record the script, say its name; fail the one named in FAIL_PHASE.\necho "$2" >> "$PHASES_LOG"\necho "output of $2"\n# A process the phase started may still write after npm itself has exited.\n[ "$2" = "$LATE_PHASE" ] && (sleep 0.3; echo "late output of $2") &\n[ "$2" = "$FAIL_PHASE" ] && exit 1\nexit 0\n',
+  '#!/bin/sh\n# npm pack (packing before the tarball phases): take PACK_SECONDS, pack nothing.\nif [ "$1" = pack ]; then sleep "${PACK_SECONDS:-0}"; echo "[]"; exit 0; fi\n# npm run <script>: record the script, say its name; fail the one named in FAIL_PHASE, as Vitest does.\necho "$2" >> "$PHASES_LOG"\necho "output of $2"\n# A process the phase started may still write after npm itself has exited.\n[ "$2" = "$LATE_PHASE" ] && (sleep 0.3; echo "late output of $2") &\n[ "$2" = "$FAIL_PHASE" ] && { echo " FAIL  $2.test.ts > it fails"; echo "AssertionError: expected 1 to be 2"; exit 1; }\nexit 0\n',
 );
 chmodSync(path.join(bin, 'npm'), 0o755);
 
@@ -116,6 +116,23 @@ describe('npm test', () => {
     const { status, ran } = npmTest(['test:build', 'test:unit', 'test:e2e'], 'test:build');
     expect(status).toBe(1);
     expect(ran).toEqual(['test:build']);
+  }, 60_000);
+
+  it('ends its log with what failed in each failed phase, printed as it went or held [claim:cg-test-failure-recap]', () => {
+    // test:build prints as it goes; lint and typecheck run side by side, their output held.
+    for (const [phases, failing] of [
+      [['test:build', 'test:unit'], 'test:build'],
+      [['lint', 'typecheck'], 'lint'],
+    ] as const) {
+      const { status, stdout } = npmTest([...phases], failing);
+      expect(status).toBe(1);
+      expect(stdout.indexOf('Test phases')).toBeGreaterThan(0);
+      expect(stdout.slice(stdout.indexOf('Test phases'))).toMatch(
+        new RegExp(
+          `\\nWhat failed in ${failing} \\(its whole output is above\\):\\n FAIL  ${failing}\\.test\\.ts > it fails\\n {4}AssertionError: expected 1 to be 2\\n$`,
+        ),
+      );
+    }
   }, 60_000);
 
   it('starts no tarball phase once packing ends if a phase beside the packing failed meanwhile [claim:cg-npm-test-phases]', () => {
