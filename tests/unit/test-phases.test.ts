@@ -3,7 +3,8 @@
  * that fails. The phases are npm scripts, so a stand-in `npm` first on PATH records each one the
  * command starts and fails the one it is told to.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,35 +21,53 @@ const testScript = await compiledScript(path.join(root, 'scripts/test.ts'));
 
 writeFileSync(
   path.join(bin, 'npm'),
-  '#!/bin/sh\n# npm pack (packing before the tarball phases): take PACK_SECONDS, pack nothing.\nif [ "$1" = pack ]; then sleep "${PACK_SECONDS:-0}"; echo "[]"; exit 0; fi\n# npm run <script>: record the script, say its name; fail the one named in FAIL_PHASE, as Vitest does.\necho "$2" >> "$PHASES_LOG"\necho "output of $2"\n# A process the phase started may still write after npm itself has exited.\n[ "$2" = "$LATE_PHASE" ] && (sleep 0.3; echo "late output of $2") &\n[ "$2" = "$FAIL_PHASE" ] && { echo " FAIL  $2.test.ts > it fails"; echo "AssertionError: expected 1 to be 2"; exit 1; }\nexit 0\n',
+  '#!/bin/sh\n# npm pack (packing before the tarball phases): wait for PACK_GATE to exist when it is named, pack nothing.\nif [ "$1" = pack ]; then\n  if [ -n "$PACK_GATE" ]; then n=0; while [ ! -e "$PACK_GATE" ] && [ $n -lt 600 ]; do sleep 0.1; n=$((n + 1)); done; fi\n  echo "[]"; exit 0\nfi\n# npm run <script>: record the script, say its name; fail the one named in FAIL_PHASE, as Vitest does.\necho "$2" >> "$PHASES_LOG"\necho "output of $2"\n# A process the phase started may still write after npm itself has exited.\n[ "$2" = "$LATE_PHASE" ] && (sleep 0.3; echo "late output of $2") &\n[ "$2" = "$FAIL_PHASE" ] && { echo " FAIL  $2.test.ts > it fails"; echo "AssertionError: expected 1 to be 2"; exit 1; }\nexit 0\n',
 );
 chmodSync(path.join(bin, 'npm'), 0o755);
 
-/** Runs `npm test -- <phases>` with the stand-in npm; answers its status and the phases started. */
-function npmTest(
+interface NpmTestRun {
+  status: number | null;
+  ran: string[];
+  stdout: string;
+}
+
+/**
+ * Runs `npm test -- <phases>` with the stand-in npm; answers its status, the phases started and
+ * what it printed. Asynchronous, so that Vitest's worker is not blocked while it runs. With
+ * `packAfter`, packing ends only once `npm test` has printed that text.
+ */
+async function npmTest(
   phases: string[],
   failPhase: string,
   latePhase = '',
-  packSeconds = 0,
-): { status: number | null; ran: string[]; stdout: string } {
+  packAfter = '',
+): Promise<NpmTestRun> {
   rmSync(log, { force: true });
-  const result = spawnSync(process.execPath, [testScript, ...phases], {
+  const gate = path.join(bin, 'pack-gate');
+  rmSync(gate, { force: true });
+  const child = spawn(process.execPath, [testScript, ...phases], {
     cwd: root,
-    encoding: 'utf8',
-    timeout: 60_000,
+    stdio: ['ignore', 'pipe', 'inherit'],
     env: {
       ...process.env,
       PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
       PHASES_LOG: log,
       FAIL_PHASE: failPhase,
       LATE_PHASE: latePhase,
-      PACK_SECONDS: String(packSeconds),
+      PACK_GATE: packAfter === '' ? '' : gate,
       // Packing empties its folder: never the .cache/packed a real npm test may be reading.
       WEFT_TEST_PACKED_DIR: path.join(bin, 'packed'),
     },
   });
+  let stdout = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => {
+    stdout += chunk;
+    if (packAfter !== '' && stdout.includes(packAfter)) writeFileSync(gate, '');
+  });
+  const [status] = (await once(child, 'close')) as [number | null];
   const ran = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : [];
-  return { status: result.status, ran, stdout: result.stdout };
+  return { status, ran, stdout };
 }
 
 describe('npm test', () => {
@@ -62,14 +81,14 @@ describe('npm test', () => {
     for (const phase of phases) expect(Object.keys(manifest.scripts)).toContain(phase);
   });
 
-  it('runs each phase asked for, in order, and passes when they pass [claim:cg-npm-test-phases]', () => {
-    const { status, ran } = npmTest(['build', 'test:build', 'test:unit'], 'none');
+  it('runs each phase asked for, in order, and passes when they pass [claim:cg-npm-test-phases]', async () => {
+    const { status, ran } = await npmTest(['build', 'test:build', 'test:unit'], 'none');
     expect(status).toBe(0);
     expect(ran).toEqual(['build', 'test:build', 'test:unit']);
   }, 60_000);
 
-  it('holds the output of phases that share a step until each ends, and lets the build, a lone phase of the first lane and the site in a browser print as they go [claim:cg-test-held-output]', () => {
-    const { status, stdout } = npmTest(
+  it('holds the output of phases that share a step until each ends, and lets the build, a lone phase of the first lane and the site in a browser print as they go [claim:cg-test-held-output]', async () => {
+    const { status, stdout } = await npmTest(
       ['lint', 'typecheck', 'build', 'test:unit', 'test:e2e'],
       'none',
     );
@@ -83,8 +102,8 @@ describe('npm test', () => {
     }
   }, 60_000);
 
-  it('waits for the last output of a held phase, written after npm exited [claim:cg-test-held-output]', () => {
-    const { status, stdout } = npmTest(['lint', 'typecheck'], 'none', 'typecheck');
+  it('waits for the last output of a held phase, written after npm exited [claim:cg-test-held-output]', async () => {
+    const { status, stdout } = await npmTest(['lint', 'typecheck'], 'none', 'typecheck');
     expect(status).toBe(0);
     expect(stdout).toMatch(
       /===== typecheck \(ran beside another phase\)\noutput of typecheck\nlate output of typecheck\n===== typecheck: passed/,
@@ -104,27 +123,27 @@ describe('npm test', () => {
     ).toEqual(['test:packages', 'test:node-versions', 'test:scaffold', 'lint', 'typecheck']);
   });
 
-  it('lets lint print as it goes when it runs without typecheck, beside no other phase [claim:cg-test-held-output]', () => {
-    const { status, stdout } = npmTest(['lint'], 'none');
+  it('lets lint print as it goes when it runs without typecheck, beside no other phase [claim:cg-test-held-output]', async () => {
+    const { status, stdout } = await npmTest(['lint'], 'none');
     expect(status).toBe(0);
     expect(stdout).toContain('output of lint\n');
     expect(stdout).not.toContain('===== lint (ran beside another phase)');
   }, 60_000);
 
-  it('stops at the first phase that fails, starting no later one [claim:cg-npm-test-phases]', () => {
+  it('stops at the first phase that fails, starting no later one [claim:cg-npm-test-phases]', async () => {
     // The site checks come before the unit tests in their lane; the e2e stage after every lane.
-    const { status, ran } = npmTest(['test:build', 'test:unit', 'test:e2e'], 'test:build');
+    const { status, ran } = await npmTest(['test:build', 'test:unit', 'test:e2e'], 'test:build');
     expect(status).toBe(1);
     expect(ran).toEqual(['test:build']);
   }, 60_000);
 
-  it('ends its log with what failed in each failed phase, printed as it went or held [claim:cg-test-failure-recap]', () => {
+  it('ends its log with what failed in each failed phase, printed as it went or held [claim:cg-test-failure-recap]', async () => {
     // test:build prints as it goes; lint and typecheck run side by side, their output held.
     for (const [phases, failing] of [
       [['test:build', 'test:unit'], 'test:build'],
       [['lint', 'typecheck'], 'lint'],
     ] as const) {
-      const { status, stdout } = npmTest([...phases], failing);
+      const { status, stdout } = await npmTest([...phases], failing);
       expect(status).toBe(1);
       expect(stdout.indexOf('Test phases')).toBeGreaterThan(0);
       expect(stdout.slice(stdout.indexOf('Test phases'))).toMatch(
@@ -135,10 +154,16 @@ describe('npm test', () => {
     }
   }, 60_000);
 
-  it('starts no tarball phase once packing ends if a phase beside the packing failed meanwhile [claim:cg-npm-test-phases]', () => {
-    // lint, alone of its lane here, starts at once while the packages lane packs (here for 4 s)
-    // before test:packages: lint fails first, so test:packages must not start after the packing.
-    const { status, ran } = npmTest(['lint', 'test:packages'], 'lint', '', 4);
+  it('starts no tarball phase once packing ends if a phase beside the packing failed meanwhile [claim:cg-npm-test-phases]', async () => {
+    // lint, alone of its lane here, starts at once while the packages lane packs before
+    // test:packages; the packing ends only once npm test has reported lint's failure, so
+    // test:packages must not start after it.
+    const { status, ran } = await npmTest(
+      ['lint', 'test:packages'],
+      'lint',
+      '',
+      '===== lint: FAILED',
+    );
     expect(status).toBe(1);
     expect(ran).toContain('lint');
     expect(ran).not.toContain('test:packages');
