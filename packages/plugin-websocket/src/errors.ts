@@ -115,7 +115,7 @@ export const WS_ERRORS = {
         'plugin-websocket/src/websocket-plugin.ts#WebSocketPlugin.answerPlainRequest',
       ],
       cause:
-        'an upgrade asked for a path other than the plugin’s `path` (404, even when it is not a valid handshake); or a request that is not a websocket handshake reached the plugin’s listener (426): a plain HTTP request, or an upgrade with a method other than `GET`, an `Upgrade` header other than `websocket`, a missing or malformed `Sec-WebSocket-Key` or `Sec-WebSocket-Protocol`, or a `Sec-WebSocket-Version` other than 13 (or 8). The message of a refused upgrade says which.',
+        'an upgrade asked for a path other than the plugin’s `path` (404, even when it is not a valid handshake); or a request that is not a websocket handshake reached the plugin’s listener (426): a plain HTTP request, or an upgrade with a method other than `GET`, an `Upgrade` header other than `websocket`, a missing or malformed `Sec-WebSocket-Key`, a `Sec-WebSocket-Version` other than 13 (or 8), or a malformed `Sec-WebSocket-Protocol` (one left out is fine), which is read last, once every other check (`Host`, `Origin`, the connection caps, `authenticate`) has let the upgrade through, so their refusals come first. The message of a refused upgrade says which.',
       fix: 'connect with a websocket client to the plugin’s `path`, such as `ws://127.0.0.1:3001/ws`.',
     },
     /**

@@ -1161,6 +1161,14 @@ describe('WebSocketPlugin upgrade checks', () => {
     expect(JSON.parse(badProtocol.split('\r\n\r\n')[1] ?? '')).toMatchObject({
       error: { code: 'WEFT_WS_UPGRADE_REQUIRED', message: expect.stringContaining('Protocol') },
     });
+    // Read last: the same list on an upgrade whose Host is not allowed gets that refusal instead.
+    const badProtocolRebound = await answerTo(
+      `GET /ws HTTP/1.1\r\nHost: rebound.example\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: a,,b\r\n\r\n`,
+    );
+    expect(badProtocolRebound).toMatch(/^HTTP\/1\.1 403 /);
+    expect(JSON.parse(badProtocolRebound.split('\r\n\r\n')[1] ?? '')).toMatchObject({
+      error: { code: 'WEFT_HOST_NOT_ALLOWED' },
+    });
     // ws reads the subprotocol list only when the plugin hands it the upgrade, after authenticate.
     expect(asked).toBe(1);
     expect(booted.plugin.connectionCount).toBe(0);
