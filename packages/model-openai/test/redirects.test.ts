@@ -10,7 +10,13 @@ import {
   OpenAIModelProviderError,
   type OpenAIModelProviderOptions,
 } from '../src/index.js';
-import { completion, reply, startChatServer, type ChatServer } from './chat-server.js';
+import {
+  completion,
+  reply,
+  startChatServer,
+  type ChatServer,
+  type Handler,
+} from './chat-server.js';
 import { chatServerPerTest, send } from './support/chat-server-per-test.js';
 
 const server = chatServerPerTest();
@@ -97,6 +103,49 @@ describe('OpenAIModelProvider and redirects', () => {
     expect(error.message).toContain(
       '(its answer was larger than option "maxResponseBytes" (100 bytes))',
     );
+  });
+
+  it('fails a 3xx at once whose body breaks off, stalls past timeoutMs or is cut short by totalTimeoutMs, naming its Location [claim:oai-no-redirect] [claim:oai-error-table] [claim:oai-total-error-status]', async () => {
+    const target = `${elsewhere.baseUrl}/chat/completions`;
+    const breaksOff: Handler = (_request, response) => {
+      response.writeHead(307, { Location: target, 'Content-Length': '200' });
+      response.write('Moved');
+      setTimeout(() => response.socket?.destroy(), 10);
+    };
+    const stalls: Handler = (_request, response) => {
+      response.writeHead(308, { Location: target });
+      response.write('Moved');
+    };
+    server.enqueue(breaksOff, stalls, stalls);
+    elsewhere.enqueue(completion('stolen'), completion('stolen'), completion('stolen'));
+    const cases = [
+      { options: { timeoutMs: 5_000 }, status: 307, how: 'its answer broke off before its end: ' },
+      {
+        options: { timeoutMs: 1_000 },
+        status: 308,
+        how: 'its answer was still arriving after 1000 ms',
+      },
+      // The call's deadline, not the attempt's, cuts this one short.
+      {
+        options: { timeoutMs: 5_000, totalTimeoutMs: 1_000 },
+        status: 308,
+        how: 'its answer was still arriving after ',
+      },
+    ];
+    for (const [index, { options, status, how }] of cases.entries()) {
+      const error = await failure(send(provider(options)));
+      expect(error).toMatchObject({
+        code: 'WEFT_OPENAI_HTTP_STATUS',
+        httpStatus: status,
+        attempts: 1,
+      });
+      expect(error.message).toContain(
+        `request failed with ${status} ${status === 307 ? 'Temporary' : 'Permanent'} Redirect pointing to ${target}; the provider does not follow redirects, so nothing was sent there: set option "baseUrl" to the API's address there if it has moved (${how}`,
+      );
+      // Not retried: one request per call.
+      expect(server.requests).toHaveLength(index + 1);
+    }
+    expect(elsewhere.requests).toEqual([]);
   });
 
   it.each([307, 302])(
