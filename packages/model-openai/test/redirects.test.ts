@@ -179,5 +179,43 @@ describe('OpenAIModelProvider and redirects', () => {
     expect(error.message).toBe(
       `OpenAIModelProvider "openai": option "fetch" followed a redirect to ${target}, although the provider asks it not to (redirect: 'manual'); the provider does not follow redirects, so its answer (status 200) is not used: make that fetch honour the \`redirect\` option, and set option "baseUrl" to the API's address there if it has moved [WEFT_OPENAI_HTTP_STATUS]`,
     );
+
+    // A health check through that fetch reaches the other server too, and is false.
+    const list = { object: 'list', data: [{ id: 'test-model' }] };
+    server.enqueue(reply(307, '', { Location: `${elsewhere.baseUrl}/models` }));
+    elsewhere.enqueue(reply(200, list));
+    await expect(provider({ fetch: following }).checkHealth()).resolves.toBe(false);
+    expect(elsewhere.requests.map((request) => request.url)).toEqual([
+      '/v1/chat/completions',
+      '/v1/models',
+    ]);
+  });
+
+  it('fails a call whose own fetch follows a redirect to where nothing answers, or round a loop, as a network failure, retried [claim:oai-fetch-redirect-failed]', async () => {
+    const following: typeof fetch = (input, init) =>
+      globalThis.fetch(input, { ...init, redirect: 'follow' });
+    const gone = await startChatServer();
+    await gone.close();
+    const loop = reply(307, '', { Location: '/v1/chat/completions' });
+    // Three attempts to a server whose redirect leads nowhere, then three round a loop, each
+    // of which fetch follows until it gives up: more handlers than it will ever ask for.
+    server.enqueue(
+      ...Array.from({ length: 3 }, () =>
+        reply(307, '', { Location: `${gone.baseUrl}/chat/completions` }),
+      ),
+    );
+    const refused = await failure(send(provider({ fetch: following })));
+    expect(server.requests).toHaveLength(3);
+    server.enqueue(...Array.from({ length: 200 }, () => loop));
+    const looped = await failure(send(provider({ fetch: following })));
+    // Each attempt followed the loop more than once before fetch gave up.
+    expect(server.requests.length).toBeGreaterThan(3 + 3 * 2);
+    for (const error of [refused, looped]) {
+      expect(error).toMatchObject({ code: 'WEFT_OPENAI_NETWORK', attempts: 3 });
+      expect(error.httpStatus).toBeUndefined();
+      expect(error.message).toContain(
+        `could not reach POST ${server.baseUrl}/chat/completions (3 attempts)`,
+      );
+    }
   });
 });
