@@ -1105,13 +1105,19 @@ describe('OpenAIModelProvider limits', () => {
   it('reads an answer of exactly maxResponseBytes, and refuses one byte more, declared or streamed [claim:oai-max-bytes]', async () => {
     const body = JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'ok' } }] });
     const size = Buffer.byteLength(body);
+    // With a Content-Length, which the limit is checked against before the body is read (reply()
+    // would send the body chunked, without one).
+    const declared: Handler = (_request, response) => {
+      response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': size });
+      response.end(body);
+    };
     // Without a Content-Length, in two chunks: the limit is counted as the body arrives.
     const streamed: Handler = (_request, response) => {
       response.writeHead(200, { 'Content-Type': 'application/json' });
       response.write(body.slice(0, 10));
       response.end(body.slice(10));
     };
-    server.enqueue(reply(200, body), streamed, reply(200, body), streamed);
+    server.enqueue(declared, streamed, declared, streamed);
     for (let call = 0; call < 2; call++) {
       await expect(generate(provider({ maxResponseBytes: size }))).resolves.toMatchObject({
         text: 'ok',

@@ -10,7 +10,13 @@ import {
   OpenAIModelProviderError,
   type OpenAIModelProviderOptions,
 } from '../src/index.js';
-import { completion, reply, startChatServer, type ChatServer } from './chat-server.js';
+import {
+  completion,
+  reply,
+  startChatServer,
+  type ChatServer,
+  type Handler,
+} from './chat-server.js';
 import { chatServerPerTest, send } from './support/chat-server-per-test.js';
 
 const server = chatServerPerTest();
@@ -99,6 +105,49 @@ describe('OpenAIModelProvider and redirects', () => {
     );
   });
 
+  it('fails a 3xx at once whose body breaks off, stalls past timeoutMs or is cut short by totalTimeoutMs, naming its Location [claim:oai-no-redirect] [claim:oai-error-table] [claim:oai-total-error-status]', async () => {
+    const target = `${elsewhere.baseUrl}/chat/completions`;
+    const breaksOff: Handler = (_request, response) => {
+      response.writeHead(307, { Location: target, 'Content-Length': '200' });
+      response.write('Moved');
+      setTimeout(() => response.socket?.destroy(), 10);
+    };
+    const stalls: Handler = (_request, response) => {
+      response.writeHead(308, { Location: target });
+      response.write('Moved');
+    };
+    server.enqueue(breaksOff, stalls, stalls);
+    elsewhere.enqueue(completion('stolen'), completion('stolen'), completion('stolen'));
+    const cases = [
+      { options: { timeoutMs: 5_000 }, status: 307, how: 'its answer broke off before its end: ' },
+      {
+        options: { timeoutMs: 1_000 },
+        status: 308,
+        how: 'its answer was still arriving after 1000 ms',
+      },
+      // The call's deadline, not the attempt's, cuts this one short.
+      {
+        options: { timeoutMs: 5_000, totalTimeoutMs: 1_000 },
+        status: 308,
+        how: 'its answer was still arriving after ',
+      },
+    ];
+    for (const [index, { options, status, how }] of cases.entries()) {
+      const error = await failure(send(provider(options)));
+      expect(error).toMatchObject({
+        code: 'WEFT_OPENAI_HTTP_STATUS',
+        httpStatus: status,
+        attempts: 1,
+      });
+      expect(error.message).toContain(
+        `request failed with ${status} ${status === 307 ? 'Temporary' : 'Permanent'} Redirect pointing to ${target}; the provider does not follow redirects, so nothing was sent there: set option "baseUrl" to the API's address there if it has moved (${how}`,
+      );
+      // Not retried: one request per call.
+      expect(server.requests).toHaveLength(index + 1);
+    }
+    expect(elsewhere.requests).toEqual([]);
+  });
+
   it.each([307, 302])(
     'checkHealth does not follow a %i to another origin: that server gets nothing, and the check is false [claim:oai-no-redirect] [claim:tsdoc-openai-no-redirect]',
     async (status) => {
@@ -130,5 +179,43 @@ describe('OpenAIModelProvider and redirects', () => {
     expect(error.message).toBe(
       `OpenAIModelProvider "openai": option "fetch" followed a redirect to ${target}, although the provider asks it not to (redirect: 'manual'); the provider does not follow redirects, so its answer (status 200) is not used: make that fetch honour the \`redirect\` option, and set option "baseUrl" to the API's address there if it has moved [WEFT_OPENAI_HTTP_STATUS]`,
     );
+
+    // A health check through that fetch reaches the other server too, and is false.
+    const list = { object: 'list', data: [{ id: 'test-model' }] };
+    server.enqueue(reply(307, '', { Location: `${elsewhere.baseUrl}/models` }));
+    elsewhere.enqueue(reply(200, list));
+    await expect(provider({ fetch: following }).checkHealth()).resolves.toBe(false);
+    expect(elsewhere.requests.map((request) => request.url)).toEqual([
+      '/v1/chat/completions',
+      '/v1/models',
+    ]);
+  });
+
+  it('fails a call whose own fetch follows a redirect to where nothing answers, or round a loop, as a network failure, retried [claim:oai-fetch-redirect-failed]', async () => {
+    const following: typeof fetch = (input, init) =>
+      globalThis.fetch(input, { ...init, redirect: 'follow' });
+    const gone = await startChatServer();
+    await gone.close();
+    const loop = reply(307, '', { Location: '/v1/chat/completions' });
+    // Three attempts to a server whose redirect leads nowhere, then three round a loop, each
+    // of which fetch follows until it gives up: more handlers than it will ever ask for.
+    server.enqueue(
+      ...Array.from({ length: 3 }, () =>
+        reply(307, '', { Location: `${gone.baseUrl}/chat/completions` }),
+      ),
+    );
+    const refused = await failure(send(provider({ fetch: following })));
+    expect(server.requests).toHaveLength(3);
+    server.enqueue(...Array.from({ length: 200 }, () => loop));
+    const looped = await failure(send(provider({ fetch: following })));
+    // Each attempt followed the loop more than once before fetch gave up.
+    expect(server.requests.length).toBeGreaterThan(3 + 3 * 2);
+    for (const error of [refused, looped]) {
+      expect(error).toMatchObject({ code: 'WEFT_OPENAI_NETWORK', attempts: 3 });
+      expect(error.httpStatus).toBeUndefined();
+      expect(error.message).toContain(
+        `could not reach POST ${server.baseUrl}/chat/completions (3 attempts)`,
+      );
+    }
   });
 });
