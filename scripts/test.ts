@@ -17,6 +17,7 @@ import { CPU_FILE_ENV, endedChildrenCpuSeconds, machineCpuTicks } from '../tooli
 import { failureLines } from '../tooling/failure-lines';
 import { PACKED_DIR_ENV, packAllOnce } from '../tooling/packed-packages';
 import {
+  BESIDE_LANE_NICENESS,
   CI_JOBS,
   TEST_PHASES,
   TEST_STAGES,
@@ -50,7 +51,7 @@ const machineAtStart = machineCpuTicks();
 /** Where each phase's processor time is left. */
 const cpuFiles = mkdtempSync(path.join(tmpdir(), 'weft-test-cpu-'));
 
-function runPhase(phase: TestPhase, holdOutput: boolean): Promise<Outcome> {
+function runPhase(phase: TestPhase, holdOutput: boolean, niceness: number): Promise<Outcome> {
   const started = performance.now();
   return new Promise((resolve) => {
     const cpuFile = path.join(cpuFiles, phase.script.replace(/\W/g, '-'));
@@ -58,14 +59,25 @@ function runPhase(phase: TestPhase, holdOutput: boolean): Promise<Outcome> {
     // terminal's colours are asked for, as the phase would see the terminal itself.
     const colours =
       process.stdout.isTTY && !('FORCE_COLOR' in process.env) ? { FORCE_COLOR: '1' } : {};
-    const child = spawn(
+    const command = [
       process.execPath,
-      ['--import', 'tsx', COUNTING_RUNNER, 'npm', 'run', phase.script],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, ...colours, [CPU_FILE_ENV]: cpuFile },
-      },
-    );
+      '--import',
+      'tsx',
+      COUNTING_RUNNER,
+      'npm',
+      'run',
+      phase.script,
+    ];
+    // Through nice(1), so that every process of the phase starts at that niceness (Windows has
+    // no nice: there every phase runs at the same priority).
+    const [file, ...args] =
+      niceness === 0 || process.platform === 'win32'
+        ? command
+        : ['nice', '-n', String(niceness), ...command];
+    const child = spawn(file!, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...colours, [CPU_FILE_ENV]: cpuFile },
+    });
     const held: Buffer[] = [];
     const keep = (chunk: Buffer, stream: NodeJS.WriteStream): void => {
       held.push(chunk);
@@ -230,7 +242,7 @@ async function main(): Promise<void> {
       );
     })());
 
-  const runLane = async (lane: Lane, streams: boolean): Promise<void> => {
+  const runLane = async (lane: Lane, streams: boolean, niceness: number): Promise<void> => {
     for (const step of lane) {
       if (failed) return;
       if (step.some((phase) => phase.packed)) {
@@ -247,7 +259,7 @@ async function main(): Promise<void> {
         if (failed) return;
       }
       const results = await Promise.all(
-        step.map((phase) => runPhase(phase, !streams || step.length > 1)),
+        step.map((phase) => runPhase(phase, !streams || step.length > 1, niceness)),
       );
       outcomes.push(...results);
       if (results.some(({ passed }) => !passed)) {
@@ -260,7 +272,11 @@ async function main(): Promise<void> {
   for (const lanes of stages) {
     const started = performance.now();
     const ticks = machineCpuTicks();
-    await Promise.all(lanes.map((lane, index) => runLane(lane, index === 0)));
+    await Promise.all(
+      lanes.map((lane, index) =>
+        runLane(lane, index === 0, index === 0 ? 0 : BESIDE_LANE_NICENESS),
+      ),
+    );
     stageTimes.push({
       scripts: lanes.flat(2).map((phase) => phase.script),
       seconds: (performance.now() - started) / 1000,

@@ -87,6 +87,15 @@ export const TEST_STAGES: readonly (readonly Lane[])[] = [
 
 export const TEST_PHASES: readonly TestPhase[] = TEST_STAGES.flat(3);
 
+/**
+ * The niceness of a stage's lanes beside its first, whose phases npm test starts through nice(1).
+ * The unit tests' timings, and Vitest's one-minute deadline for a worker's reports (a test that
+ * holds its worker's event loop longer fails the whole run, as creating a TypeScript program did
+ * on a tenth of a processor), need the processors more than npm installs, lint and the types do,
+ * which take what the first lane leaves.
+ */
+export const BESIDE_LANE_NICENESS = 10;
+
 /** How long a phase of this run took. */
 export interface PhaseTime {
   phase: TestPhase;

@@ -10,7 +10,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { compiledScript } from '@weft-internal/test-support/compiled-script';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TEST_PHASES, TEST_STAGES, ciJobSeconds } from '../../tooling/test-phases';
+import {
+  BESIDE_LANE_NICENESS,
+  TEST_PHASES,
+  TEST_STAGES,
+  ciJobSeconds,
+} from '../../tooling/test-phases';
 
 const root = path.resolve(__dirname, '../..');
 const bin = mkdtempSync(path.join(os.tmpdir(), 'weft-test-phases-'));
@@ -21,7 +26,7 @@ const testScript = await compiledScript(path.join(root, 'scripts/test.ts'));
 
 writeFileSync(
   path.join(bin, 'npm'),
-  '#!/bin/sh\n# npm pack (packing before the tarball phases): wait for PACK_GATE to exist when it is named, pack nothing.\nif [ "$1" = pack ]; then\n  if [ -n "$PACK_GATE" ]; then n=0; while [ ! -e "$PACK_GATE" ] && [ $n -lt 600 ]; do sleep 0.1; n=$((n + 1)); done; fi\n  echo "[]"; exit 0\nfi\n# npm run <script>: record the script, say its name; fail the one named in FAIL_PHASE, as Vitest does.\necho "$2" >> "$PHASES_LOG"\necho "output of $2"\n# A process the phase started may still write after npm itself has exited.\n[ "$2" = "$LATE_PHASE" ] && (sleep 0.3; echo "late output of $2") &\n[ "$2" = "$FAIL_PHASE" ] && { echo " FAIL  $2.test.ts > it fails"; echo "AssertionError: expected 1 to be 2"; exit 1; }\nexit 0\n',
+  '#!/bin/sh\n# npm pack (packing before the tarball phases): wait for PACK_GATE to exist when it is named, pack nothing.\nif [ "$1" = pack ]; then\n  if [ -n "$PACK_GATE" ]; then n=0; while [ ! -e "$PACK_GATE" ] && [ $n -lt 600 ]; do sleep 0.1; n=$((n + 1)); done; fi\n  echo "[]"; exit 0\nfi\n# npm run <script>: record the script and its niceness, say its name; fail the one named in FAIL_PHASE, as Vitest does.\necho "$2" >> "$PHASES_LOG"\necho "$2 $(nice)" >> "$PHASES_LOG.nice"\necho "output of $2"\n# A process the phase started may still write after npm itself has exited.\n[ "$2" = "$LATE_PHASE" ] && (sleep 0.3; echo "late output of $2") &\n[ "$2" = "$FAIL_PHASE" ] && { echo " FAIL  $2.test.ts > it fails"; echo "AssertionError: expected 1 to be 2"; exit 1; }\nexit 0\n',
 );
 chmodSync(path.join(bin, 'npm'), 0o755);
 
@@ -29,6 +34,8 @@ interface NpmTestRun {
   status: number | null;
   ran: string[];
   stdout: string;
+  /** The niceness each phase ran at, by script. */
+  niceness: Record<string, number>;
 }
 
 /**
@@ -43,6 +50,7 @@ async function npmTest(
   packAfter = '',
 ): Promise<NpmTestRun> {
   rmSync(log, { force: true });
+  rmSync(`${log}.nice`, { force: true });
   const gate = path.join(bin, 'pack-gate');
   rmSync(gate, { force: true });
   const child = spawn(process.execPath, [testScript, ...phases], {
@@ -67,7 +75,15 @@ async function npmTest(
   });
   const [status] = (await once(child, 'close')) as [number | null];
   const ran = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : [];
-  return { status, ran, stdout };
+  const niceness = existsSync(`${log}.nice`)
+    ? Object.fromEntries(
+        readFileSync(`${log}.nice`, 'utf8')
+          .trim()
+          .split('\n')
+          .map((line) => [line.split(' ')[0]!, Number(line.split(' ')[1])]),
+      )
+    : {};
+  return { status, ran, stdout, niceness };
 }
 
 describe('npm test', () => {
@@ -113,8 +129,8 @@ describe('npm test', () => {
   it('holds the output of the packages lanes, which run beside the first [claim:cg-test-held-output]', () => {
     // Which lane streams is decided where the lanes start: the first lane's lone phases stream.
     const source = readFileSync(path.join(root, 'scripts/test.ts'), 'utf8');
-    expect(source).toMatch(/runLane\(lane, index === 0\)/);
-    expect(source).toMatch(/runPhase\(phase, !streams \|\| step\.length > 1\)/);
+    expect(source).toMatch(/runLane\(lane, index === 0, /);
+    expect(source).toMatch(/runPhase\(phase, !streams \|\| step\.length > 1, /);
     expect(
       TEST_STAGES[1]!
         .slice(1)
@@ -136,6 +152,27 @@ describe('npm test', () => {
     expect(status).toBe(1);
     expect(ran).toEqual(['test:build']);
   }, 60_000);
+
+  it.skipIf(process.platform === 'win32')(
+    'runs the lanes beside the first at a lower priority, the first at its own [claim:cg-test-lane-priority]',
+    async () => {
+      const { status, niceness } = await npmTest(
+        ['test:unit', 'test:packages', 'test:scaffold', 'lint', 'typecheck'],
+        'none',
+      );
+      expect(status).toBe(0);
+      expect(niceness['test:unit']).toBe(os.getPriority());
+      for (const script of ['test:packages', 'test:scaffold', 'lint', 'typecheck']) {
+        expect(niceness[script], script).toBe(
+          Math.min(19, os.getPriority() + BESIDE_LANE_NICENESS),
+        );
+      }
+      // Alone in its stage, a phase of a later lane runs at its own priority.
+      const alone = await npmTest(['lint'], 'none');
+      expect(alone.niceness.lint).toBe(os.getPriority());
+    },
+    60_000,
+  );
 
   it('ends its log with what failed in each failed phase, printed as it went or held [claim:cg-test-failure-recap]', async () => {
     // test:build prints as it goes; lint and typecheck run side by side, their output held.
