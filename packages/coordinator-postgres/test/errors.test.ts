@@ -247,6 +247,38 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(message).not.toContain('hunter2');
   });
 
+  it('refuses each option the errors reference lists, at its edge, and takes the value just inside it [claim:errors-coordinator-invalid-options]', () => {
+    const connectionString = 'postgres://agent:hunter2@db/app';
+    const refusal = (options: Record<string, unknown>): string => {
+      try {
+        new PostgresSpaceCoordinator({ connectionString, ...options });
+      } catch (error) {
+        expect(WeftError.is(error, 'WEFT_COORDINATOR_INVALID_OPTIONS')).toBe(true);
+        const { message } = error as Error;
+        expect(message).not.toContain('hunter2');
+        return message;
+      }
+      throw new Error(`expected ${JSON.stringify(options)} to be refused`);
+    };
+    const taken = (options: Record<string, unknown>) =>
+      resolveOptions({ connectionString, ...options });
+    // A lower-case identifier of up to 54 characters, not starting with pg_.
+    expect(taken({ schema: `s${'x'.repeat(53)}` }).schema).toHaveLength(54);
+    expect(refusal({ schema: `s${'x'.repeat(54)}` })).toMatch(/schema must be/);
+    expect(refusal({ schema: 'Agents' })).toMatch(/schema must be/);
+    expect(refusal({ schema: 'pg_agents' })).toMatch(/must not start with 'pg_'/);
+    // A timer over 2147483647 ms, or 2147482647 for statementTimeoutMs; a pool size below 1.
+    expect(taken({ pollIntervalMs: 2_147_483_647 }).pollIntervalMs).toBe(2_147_483_647);
+    expect(refusal({ pollIntervalMs: 2_147_483_648 })).toMatch(/pollIntervalMs/);
+    expect(taken({ statementTimeoutMs: 2_147_482_647 }).statementTimeoutMs).toBe(2_147_482_647);
+    expect(refusal({ statementTimeoutMs: 2_147_482_648 })).toMatch(/statementTimeoutMs/);
+    expect(refusal({ connectTimeoutMs: 1.5 })).toMatch(/connectTimeoutMs/);
+    expect(refusal({ poolSize: 0 })).toMatch(/poolSize/);
+    // A logger without info, warn and error functions; a key that is no option.
+    expect(refusal({ logger: { info() {}, warn() {} } })).toMatch(/logger/);
+    expect(refusal({ pollIntervalMS: 500 })).toMatch(/"pollIntervalMS" is not an option/);
+  });
+
   it('refuses a dispatch of a runtime that has not started it with WEFT_COORDINATOR_NOT_STARTED (503), and one after stop() with WEFT_SHUTTING_DOWN [claim:errors-coordinator-not-started-before-start] [claim:task-held-until-start-coordinator] [claim:task-dispatch-coordinator-admit] [claim:errors-503-sources] [claim:index-dispatch-rejects]', async () => {
     const runtime = await runtimeOf(unstarted(), idlePlugin());
     const event = { pluginId: 'work', triggerId: 'task', space: 'early' };

@@ -919,6 +919,11 @@ describe('PromptRegistry with function templates', () => {
   it('fails a liquid render that would allocate past its memory limit, or run past one second, with WEFT_TEMPLATE_RENDER_FAILED [claim:liq-render-limits] [claim:liq-render-limits-count] [claim:errors-template-render-limits]', async () => {
     expect(LIQUID_RENDER_LIMIT_MS).toBe(1_000);
     expect(LIQUID_MEMORY_LIMIT).toBe(10_000_000);
+    // The engine renders with exactly these limits: the timings below tell a render that stops
+    // from one that runs on, but not a limit of one second from one of three.
+    const engine = await loadLiquid();
+    expect(engine.options.renderLimit).toBe(1_000);
+    expect(engine.options.memoryLimit).toBe(10_000_000);
     const prompts = new PromptRegistry();
     prompts.register('chat', 'range', '{% for i in (1..n) %}x{% endfor %}');
     prompts.register(

@@ -194,7 +194,7 @@ describe('spaceId', () => {
 });
 
 describe('the space ids dispatch takes', () => {
-  it('are 1 to 200 letters, digits, "-", "_", "." and ":", starting with a letter or digit; others get 400 WEFT_INVALID_SPACE [claim:sp-id-rule] [claim:trig-space-rule]', async () => {
+  it('are 1 to 200 letters, digits, "-", "_", "." and ":", starting with a letter or digit; others get 400 WEFT_INVALID_SPACE [claim:sp-id-rule] [claim:trig-space-rule] [claim:errors-invalid-space-first-character]', async () => {
     const { runtime } = await startedRuntime({ responses: { fallback: { steps: [] } } });
     const dispatch = (space: string) =>
       runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space });
