@@ -36,8 +36,13 @@ import {
 
 /** How long a space's previous holder may take to let go before the next one looks again. */
 const HANDOVER_RETRY_MS = 10;
-/** How often recording a finished task is tried before this instance gives its spaces up. */
-const FINISH_ATTEMPTS = 3;
+/**
+ * How often recording a finished task is tried before this instance gives its spaces up. Exported
+ * for the test that adds up how long a release may take.
+ */
+export const FINISH_ATTEMPTS = 3;
+/** The pause after a failed try is this many milliseconds times the try's number (1, 2, 3). */
+export const FINISH_PAUSE_STEP_MS = 100;
 /** PostgreSQL's `program_limit_exceeded`: a value too large for a row or an index entry. */
 const TOO_LARGE = '54000';
 /** PostgreSQL's limit on a B-tree index entry, as the client is told (2,704 bytes with 8 kB pages). */
@@ -573,7 +578,7 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
       } catch (error) {
         failure = error;
         if (session !== this.session) break;
-        await new Promise((resolve) => setTimeout(resolve, 100 * (attempt + 1)));
+        await new Promise((resolve) => setTimeout(resolve, FINISH_PAUSE_STEP_MS * (attempt + 1)));
       }
     }
     throw failure;

@@ -6,6 +6,7 @@
 import { Runtime, WeftError, type TaskArrival } from '@weft/core';
 import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
+import pg from 'pg';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   PostgresSpaceCoordinator,
@@ -534,26 +535,37 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
     ]);
   });
 
-  it('tries three times to record a finished task, each up to statementTimeoutMs, before it gives its spaces up, so a release can outlast the runtime’s coordinatorTimeoutMs [claim:scaling-release-outlasts-deadline] [claim:coord-readme-release-outlasts-deadline]', async () => {
+  it('tries three times to record a finished task, each up to statementTimeoutMs, before it gives its spaces up, so a release can outlast the runtime’s coordinatorTimeoutMs [claim:scaling-release-outlasts-deadline] [claim:coord-readme-release-outlasts-deadline] [claim:scaling-release-deadline-40s]', async () => {
     const schema = db.newSchema();
     const options = { schema, statementTimeoutMs: 1_000 };
-    await withCoordinator(options, async (coordinator) => {
-      await withBlocker(db.url(), async (blocker) => {
-        const ticket = await coordinator.admit(arrival(1));
-        await coordinator.acquire('room-1', new AbortController().signal);
-        // Another session holds the task's row, so each try to delete it hits statement_timeout.
-        await blocker.query('BEGIN');
-        await blocker.query(`SELECT ticket FROM "${schema}".tasks WHERE ticket = $1 FOR UPDATE`, [
-          ticket,
-        ]);
-        const started = Date.now();
-        await coordinator.release('room-1', ticket, 'finished');
-        expect(Date.now() - started).toBeGreaterThanOrEqual(3 * 1_000);
-        // Only then does it give its spaces up.
-        expect(await coordinator.checkHealth()).toBe(false);
-        await blocker.query('ROLLBACK');
+    // Every statement the coordinator's pool sends, to count the tries to delete the task's row.
+    const poolQuery = vi.spyOn(pg.Pool.prototype, 'query');
+    try {
+      await withCoordinator(options, async (coordinator) => {
+        await withBlocker(db.url(), async (blocker) => {
+          const ticket = await coordinator.admit(arrival(1));
+          await coordinator.acquire('room-1', new AbortController().signal);
+          // Another session holds the task's row, so each try to delete it hits statement_timeout.
+          await blocker.query('BEGIN');
+          await blocker.query(`SELECT ticket FROM "${schema}".tasks WHERE ticket = $1 FOR UPDATE`, [
+            ticket,
+          ]);
+          poolQuery.mockClear();
+          const started = Date.now();
+          await coordinator.release('room-1', ticket, 'finished');
+          expect(Date.now() - started).toBeGreaterThanOrEqual(3 * 1_000);
+          const deletes = poolQuery.mock.calls.filter(([text]) =>
+            String(text).startsWith(`DELETE FROM "${schema}".tasks WHERE ticket`),
+          );
+          expect(deletes).toHaveLength(3);
+          // Only then does it give its spaces up.
+          expect(await coordinator.checkHealth()).toBe(false);
+          await blocker.query('ROLLBACK');
+        });
       });
-    });
+    } finally {
+      poolQuery.mockRestore();
+    }
   });
 
   it('lets a space go on the lock connection after that connection’s earlier queries, so a sweep held up by a locked row holds a release and a look at a space up as well [claim:scaling-release-unlock-queue] [claim:coord-readme-release-unlock-queue] [claim:coord-readme-acquire-last-look]', async () => {

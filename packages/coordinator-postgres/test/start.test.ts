@@ -138,7 +138,7 @@ describe('PostgresSpaceCoordinator start', () => {
     });
   });
 
-  it('fails through Runtime.start as WEFT_START_FAILED whose cause is the coordinator’s WEFT_COORDINATOR_START_TIMEOUT [claim:errors-coordinator-start-timeout]', async () => {
+  it('fails through Runtime.start as WEFT_START_FAILED whose cause is the coordinator’s WEFT_COORDINATOR_START_TIMEOUT, and whose message quotes it [claim:errors-coordinator-start-timeout] [claim:scaling-start-deadline]', async () => {
     const schema = db.newSchema();
     await withBlocker(db.url(), async (blocker) => {
       await holdMigrationLock(blocker, schema);
@@ -153,6 +153,11 @@ describe('PostgresSpaceCoordinator start', () => {
       const error = await errorOf(runtime.start());
       expect(error.code).toBe('WEFT_START_FAILED');
       expect(WeftError.is(error.cause, 'WEFT_COORDINATOR_START_TIMEOUT')).toBe(true);
+      // What an instance prints when it cannot start: the step it was waiting for, and the code.
+      expect(error.message).toContain(
+        `waiting for the lock under which instances prepare the tables of schema "${schema}"`,
+      );
+      expect(error.message).toContain('[WEFT_COORDINATOR_START_TIMEOUT]');
     });
   });
 });
