@@ -151,6 +151,22 @@ describe('McpPlugin against answers that come astray', () => {
     await expectNextCallAnswers(running);
   }, 20_000);
 
+  it('keeps the result of a call whose answer runs past the bound after it, and connects anew at the cut, so the next call goes through [claim:mcpdoc-too-large-notifications]', async () => {
+    const running = await start(['trails', 'echo']);
+    // A small result, then twenty notifications of 10 KiB, some 200 KiB in all.
+    const task = await running.run('a result, then many notifications');
+    expect(task.chain[1]).toMatchObject({ type: 'result', data: { content: [{ text: 'done' }] } });
+    await expect
+      .poll(() => running.logs.find((line) => line.msg === 'MCP server answer cut'))
+      .toMatchObject({ method: 'POST', reason: 'size', limit: ANSWER_LIMIT });
+    // The connection opened anew at the cut, no call having failed to notice it.
+    await expect
+      .poll(() => running.logs.some((line) => line.msg === 'MCP server reconnected'))
+      .toBe(true);
+    expect(running.logs.some((line) => line.msg === 'MCP call lost its connection')).toBe(false);
+    await expectNextCallAnswers(running);
+  }, 20_000);
+
   it("counts the notifications a server sends before its answer toward the answer's bound [claim:mcpdoc-too-large-notifications]", async () => {
     const running = await start(['chatty-briefly', 'chatty']);
     // Two notifications of 10 KiB and a small result: well within the bound.
