@@ -686,6 +686,9 @@ export class McpConnection {
       if (requestIds.length === 0) live.oversized = true;
       for (const id of requestIds) live.oversizedCalls.add(id);
       live.broken.abort();
+      // Connect anew now, not at the next call: an answer can run past the limit after its call
+      // has its result (notifications that follow it), and `broken` would fail the next call.
+      void this.restart(live);
     };
     // An HTTP answer's stream broke: the server went away mid-answer. The SDK leaves the call
     // waiting; closing the client fails it at once (as a stdio server's exit does) and reconnects.

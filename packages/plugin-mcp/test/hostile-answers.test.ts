@@ -106,6 +106,13 @@ describe('McpPlugin against answers that come astray', () => {
       expect(lostLine?.error).toContain(
         tool === 'refused-with-400' ? REFUSED_WITH_400_TEXT : 'not JSON',
       );
+      if (tool === 'not-json') {
+        // Node.js's parser quotes the body only around where it broke: 10 characters on either
+        // side, or a body of 20 characters or fewer whole.
+        const quoted = /"(.*)"/.exec(String(lostLine?.error))?.[1] ?? '';
+        expect(quoted.length).toBeGreaterThan(0);
+        expect(quoted.length).toBeLessThanOrEqual(21);
+      }
       await expect
         .poll(() => running.logs.some((line) => line.msg === 'MCP server reconnected'))
         .toBe(true);
@@ -114,7 +121,7 @@ describe('McpPlugin against answers that come astray', () => {
     20_000,
   );
 
-  it("logs the parser's error for a JSON body that breaks late, which quotes no more than a few characters of the body [claim:mcpdoc-http-error-status]", async () => {
+  it("logs the parser's error for a JSON body that breaks late, which quotes at most 21 characters of the body [claim:mcpdoc-http-error-status]", async () => {
     const running = await start(['breaks-late', 'echo']);
     const task = await running.run('an answer whose JSON breaks near its end');
     expect(task.chain[1]?.error).toMatch(
@@ -141,6 +148,22 @@ describe('McpPlugin against answers that come astray', () => {
       /did not answer within 1500 ms \(callTimeoutMs\)\. \[WEFT_MCP_TIMEOUT\]/,
     );
     expect(running.logs.filter((line) => lost.includes(line.msg as string))).toEqual([]);
+    await expectNextCallAnswers(running);
+  }, 20_000);
+
+  it('keeps the result of a call whose answer runs past the bound after it, and connects anew at the cut, so the next call goes through [claim:mcpdoc-too-large-notifications]', async () => {
+    const running = await start(['trails', 'echo']);
+    // A small result, then twenty notifications of 10 KiB, some 200 KiB in all.
+    const task = await running.run('a result, then many notifications');
+    expect(task.chain[1]).toMatchObject({ type: 'result', data: { content: [{ text: 'done' }] } });
+    await expect
+      .poll(() => running.logs.find((line) => line.msg === 'MCP server answer cut'))
+      .toMatchObject({ method: 'POST', reason: 'size', limit: ANSWER_LIMIT });
+    // The connection opened anew at the cut, no call having failed to notice it.
+    await expect
+      .poll(() => running.logs.some((line) => line.msg === 'MCP server reconnected'))
+      .toBe(true);
+    expect(running.logs.some((line) => line.msg === 'MCP call lost its connection')).toBe(false);
     await expectNextCallAnswers(running);
   }, 20_000);
 

@@ -2,7 +2,13 @@
  * The plugin against the fixture MCP server spawned as a child process over stdio, driven
  * through real Weft tasks: plan, step, review.
  */
-import { Runtime, WeftError, type AgentTask, type ExecutionContext } from '@weft/core';
+import {
+  Runtime,
+  WeftError,
+  type AgentTask,
+  type ExecutionContext,
+  type SpaceCoordinator,
+} from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpConnection } from '../src/connection.js';
@@ -280,6 +286,39 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
       agent?.logs.some((line) => line.msg === 'drain timed out; cancelling remaining tasks'),
     ).toBe(true);
     expect(task.status).toBe('cancelled');
+    await expectCallCancelledWithTask();
+  });
+
+  it("cancels a hanging call when the runtime's coordinator loses the task's space, whatever callTimeoutMs says [claim:mcpdoc-deadlines]", async () => {
+    // A coordinator beside the real server and runtime: it grants the space at once, and the
+    // test takes the space away while the call hangs, as a lost lock connection does.
+    const lost = new AbortController();
+    let tickets = 0;
+    const coordinator: SpaceCoordinator = {
+      id: 'losing',
+      init: async () => undefined,
+      shutdown: async () => undefined,
+      admit: async () => (tickets += 1),
+      acquire: async () => ({ ticket: tickets, signal: lost.signal }),
+      release: async () => undefined,
+    };
+    const running = await startAgent(
+      await connect(['hang'], { callTimeoutMs: 120_000 }),
+      [plan('hang')],
+      { coordinator },
+    );
+    agent = running;
+    const task = running.run('hang');
+    // The tool takes no arguments: its step is the call, which hangs until cancelled.
+    await expect
+      .poll(() => running.logs.some((line) => line.msg === 'pipeline planned'), { timeout: 10_000 })
+      .toBe(true);
+    const started = Date.now();
+    lost.abort(new Error('the space was lost'));
+    const ended = await task;
+    // Ended by the lost space, not by callTimeoutMs (120 s).
+    expect(Date.now() - started).toBeLessThan(60_000);
+    expect(ended.status).toBe('cancelled');
     await expectCallCancelledWithTask();
   });
 
