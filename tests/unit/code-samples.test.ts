@@ -9,14 +9,16 @@
  * of a check's time goes into the packages' sources they import: one program checks those once.
  * Each set's test fails only on its own samples' errors, and on any error that names no file.
  */
+import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { Application, type Reflection } from 'typedoc';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_ENTRY_POINT, API_TSCONFIG } from '@weft-internal/docs-model/typedoc';
+import type { CoreExample } from './support/core-examples';
 import { typeCheckModules } from './support/type-check-modules';
 
 const root = path.resolve(__dirname, '../..');
+const run = promisify(execFile);
 const packagesDir = path.join(root, 'packages');
 
 /** The file-name prefixes of the three sets in the shared program. */
@@ -24,43 +26,22 @@ const CORE = 'core-example-';
 const PACKAGE = 'package-example-';
 const README = 'readme-';
 
-interface CoreExample {
-  owner: string;
-  code: string;
-}
-
-/** Every ```ts block of every @example tag in the core's public API, as TypeDoc reads it. */
+/**
+ * Every ```ts block of every @example tag in the core's public API, as TypeDoc reads it: from a
+ * child process, whose TypeScript program then holds no Vitest worker's event loop.
+ */
 async function coreExamples(): Promise<CoreExample[]> {
-  const app = await Application.bootstrapWithPlugins({
-    entryPoints: [API_ENTRY_POINT],
-    tsconfig: API_TSCONFIG,
-    excludePrivate: true,
-    logLevel: 'Error',
-  });
-  const project = await app.convert();
-  if (!project) throw new Error('TypeDoc could not convert the core package');
-  const examples: CoreExample[] = [];
-  const visit = (reflection: Reflection): void => {
-    const comments = [
-      (reflection as { comment?: unknown }).comment,
-      ...((reflection as { signatures?: { comment?: unknown }[] }).signatures ?? []).map(
-        (signature) => signature.comment,
-      ),
-    ];
-    for (const comment of comments) {
-      const tag = (comment as { getTag?(name: string): { content: { text: string }[] } })?.getTag?.(
-        '@example',
-      );
-      if (!tag) continue;
-      const text = tag.content.map((part) => part.text).join('');
-      for (const match of text.matchAll(/```ts\n([\s\S]*?)```/g)) {
-        examples.push({ owner: reflection.getFullName(), code: match[1] ?? '' });
-      }
-    }
-    reflection.traverse((child) => visit(child));
-  };
-  visit(project);
-  return examples;
+  const { stdout } = await run(
+    process.execPath,
+    [
+      '--conditions=weft-source',
+      '--import',
+      'tsx',
+      path.join(__dirname, 'support/core-examples.ts'),
+    ],
+    { cwd: root, maxBuffer: 64 * 1024 * 1024 },
+  );
+  return JSON.parse(stdout) as CoreExample[];
 }
 
 /** The ```ts blocks inside `@example` tags of a source file, without the comment's stars. */
