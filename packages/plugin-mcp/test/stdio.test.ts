@@ -289,7 +289,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     await expectCallCancelledWithTask();
   });
 
-  it("cancels a hanging call when the runtime's coordinator loses the task's space, whatever callTimeoutMs says [claim:mcpdoc-deadlines]", async () => {
+  it("cancels a hanging call when the runtime's coordinator loses the task's space, whatever callTimeoutMs says [claim:mcpdoc-deadlines] [claim:mcp-cancel]", async () => {
     // A coordinator beside the real server and runtime: it grants the space at once, and the
     // test takes the space away while the call hangs, as a lost lock connection does.
     const lost = new AbortController();
