@@ -1940,7 +1940,7 @@ describe('Runtime dispatch input checks', () => {
     expect(task.recorded).toEqual({ trigger: true, chain: true });
   });
 
-  it('refuses what is not an event, or one without a string pluginId or triggerId, with WEFT_INVALID_EVENT naming the field, rather than a TypeError [claim:errors-invalid-event-shape]', async () => {
+  it('refuses what is not an event, one without a string pluginId or triggerId, or one whose message is not text, with WEFT_INVALID_EVENT naming the field, rather than a TypeError [claim:errors-invalid-event-shape]', async () => {
     const reply = recordingExecutor('reply');
     const memory = new InMemoryMemoryProvider();
     const { runtime } = await startedRuntime({
@@ -1957,6 +1957,8 @@ describe('Runtime dispatch input checks', () => {
       await dispatched({ pluginId: 'echo', space: 's' }),
       await dispatched({ pluginId: 7, triggerId: 'message', space: 's' }),
       await errorOf(runtime.accept({ pluginId: 'echo', triggerId: null, space: 's' } as never)),
+      await dispatched({ pluginId: 'echo', triggerId: 'message', space: 's', message: 5 }),
+      await dispatched({ pluginId: 'echo', triggerId: 'message', space: 's', message: ['hi'] }),
     ];
     for (const error of refused) {
       expect(WeftError.is(error, 'WEFT_INVALID_EVENT')).toBe(true);
@@ -1974,6 +1976,10 @@ describe('Runtime dispatch input checks', () => {
         /^Runtime\.dispatch: .*its "pluginId" must be a string, got a number\./,
       ),
       expect.stringMatching(/^Runtime\.accept: .*its "triggerId" must be a string, got null\./),
+      expect.stringMatching(
+        /^Runtime\.dispatch: .*its "message" must be a string when it is given, got a number\./,
+      ),
+      expect.stringMatching(/^Runtime\.dispatch: .*its "message" .*, got an array\./),
     ]);
     expect(reply.calls).toHaveLength(0);
     expect(await memory.query({})).toEqual([]);

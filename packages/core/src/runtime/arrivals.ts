@@ -85,9 +85,10 @@ export function checkStorableEvent(event: TriggerEvent, spaceId: string, method:
 }
 
 /**
- * Refuses, with `WEFT_INVALID_EVENT`, an event that is not an object, or whose `pluginId` or
- * `triggerId` is not a string: what a JavaScript caller or a cast can hand `dispatch` despite its
- * type, which would otherwise fail with a `TypeError` or run a task with no trigger action.
+ * Refuses, with `WEFT_INVALID_EVENT`, an event that is not an object, whose `pluginId` or
+ * `triggerId` is not a string, or whose `message` is given but is not a string: what a JavaScript
+ * caller or a cast can hand `dispatch` despite its type, which would otherwise fail with a
+ * `TypeError`, run a task with no trigger action, or hand executors a message that is not text.
  */
 export function checkEventShape(event: unknown, method: string): asserts event is TriggerEvent {
   const kind = (value: unknown) =>
@@ -108,6 +109,11 @@ export function checkEventShape(event: unknown, method: string): asserts event i
         reason = `its "${field}" must be a string, got ${value === undefined ? 'none' : kind(value)}`;
         break;
       }
+    }
+    // Executors and templates read the trigger's message as text; null, as for metadata, is none.
+    const message = (event as Record<string, unknown>).message;
+    if (reason === undefined && message != null && typeof message !== 'string') {
+      reason = `its "message" must be a string when it is given, got ${kind(message)}`;
     }
   }
   if (reason !== undefined) {
