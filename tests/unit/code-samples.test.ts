@@ -39,7 +39,7 @@ async function coreExamples(): Promise<CoreExample[]> {
       'tsx',
       path.join(__dirname, 'support/core-examples.ts'),
     ],
-    { cwd: root, maxBuffer: 64 * 1024 * 1024 },
+    { cwd: root, maxBuffer: 64 * 1024 * 1024, timeout: 170_000 },
   );
   return JSON.parse(stdout) as CoreExample[];
 }

@@ -3,7 +3,7 @@
  * log. The output here is what Vitest and Playwright really print: each runs a failing test
  * file in a temporary folder (Playwright's needs no browser).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,25 +15,37 @@ const root = path.resolve(__dirname, '../..');
 const folder = mkdtempSync(path.join(os.tmpdir(), 'weft-failure-lines-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-/** Runs a package's command line from this repository's node_modules in the folder; answers what it printed. */
-function run(bin: string, args: string[]): { status: number | null; output: string } {
-  const result = spawnSync(process.execPath, [path.join(root, 'node_modules', bin), ...args], {
-    cwd: folder,
-    encoding: 'utf8',
-    timeout: 60_000,
-    env: { ...process.env, FORCE_COLOR: '1', CI: 'true' },
+/**
+ * Runs a package's command line from this repository's node_modules in the folder; answers what it
+ * printed. Asynchronous, so that the worker's event loop stays free while the run takes seconds.
+ */
+function run(bin: string, args: string[]): Promise<{ status: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(root, 'node_modules', bin), ...args], {
+      cwd: folder,
+      timeout: 60_000,
+      env: { ...process.env, FORCE_COLOR: '1', CI: 'true' },
+    });
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, output }));
   });
-  return { status: result.status, output: `${result.stdout}${result.stderr}` };
 }
 
 describe('the failure lines of a phase', () => {
-  it("names Vitest's failed test with its assertion, and its counts, without colours", () => {
+  it("names Vitest's failed test with its assertion, and its counts, without colours", async () => {
     writeFileSync(path.join(folder, 'vitest.config.mjs'), 'export default {};\n');
     writeFileSync(
       path.join(folder, 'sums.test.mjs'),
       "import { describe, expect, it } from 'vitest';\ndescribe('sums', () => {\n  it('adds', () => expect(1 + 1).toBe(2));\n  it('carries', () => expect(5 + 5).toBe(11));\n});\n",
     );
-    const { status, output } = run('vitest/vitest.mjs', ['run', '--config', 'vitest.config.mjs']);
+    const { status, output } = await run('vitest/vitest.mjs', [
+      'run',
+      '--config',
+      'vitest.config.mjs',
+    ]);
     expect(status).toBe(1);
     expect(output).toContain('\u001b[');
     const lines = failureLines(output);
@@ -47,7 +59,7 @@ describe('the failure lines of a phase', () => {
     expect(lines.some((line) => /\badds\b/.test(line))).toBe(false);
   }, 60_000);
 
-  it("names Playwright's failed test and its count", () => {
+  it("names Playwright's failed test and its count", async () => {
     writeFileSync(
       path.join(folder, 'playwright.config.mjs'),
       "export default { testMatch: '*.spec.mjs', reporter: 'list', retries: 0 };\n",
@@ -57,7 +69,7 @@ describe('the failure lines of a phase', () => {
       // The temporary folder has no node_modules: the test module is named by its path here.
       `import { expect, test } from ${JSON.stringify(pathToFileURL(path.join(root, 'node_modules/@playwright/test/index.mjs')).href)};\ntest('opens', () => expect(1).toBe(1));\ntest('closes', () => expect('open').toBe('closed'));\n`,
     );
-    const { status, output } = run('@playwright/test/cli.js', [
+    const { status, output } = await run('@playwright/test/cli.js', [
       'test',
       '--config',
       'playwright.config.mjs',
