@@ -8,10 +8,11 @@ import { TEXT_GENERATION_CAPABILITY } from '@weft/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   OpenAIModelProvider,
-  OpenAIModelProviderError,
+  type OpenAIModelProviderError,
   type OpenAIModelProviderOptions,
 } from '../src/index.js';
 import { chatServerPerTest } from './support/chat-server-per-test.js';
+import { failure } from './support/failure.js';
 
 const server = chatServerPerTest();
 
@@ -31,20 +32,18 @@ function provider(options: Partial<OpenAIModelProviderOptions>): OpenAIModelProv
   return new OpenAIModelProvider({ baseUrl: server.baseUrl, model: 'm', ...options });
 }
 
-/** Sends one chat request; resolves with the error it fails with, or throws if it succeeds. */
-async function failureOf(
+/** Sends one chat request; resolves with the error it fails with, or fails the test if it succeeds. */
+function failureOf(
   target: OpenAIModelProvider,
   signal?: AbortSignal,
 ): Promise<OpenAIModelProviderError> {
   const capability = target.capabilities.find((c) => c.id === TEXT_GENERATION_CAPABILITY)!;
-  const error = await capability
-    .run({ messages: [{ role: 'user', content: 'hi' }] }, signal === undefined ? {} : { signal })
-    .then(
-      () => new Error('expected the call to fail'),
-      (reason: unknown) => reason,
-    );
-  expect(error).toBeInstanceOf(OpenAIModelProviderError);
-  return error as OpenAIModelProviderError;
+  return failure(
+    capability.run(
+      { messages: [{ role: 'user', content: 'hi' }] },
+      signal === undefined ? {} : { signal },
+    ),
+  );
 }
 
 describe('a function apiKey within the limits of its call', () => {

@@ -15,24 +15,13 @@ import {
   type HttpRequest,
   type RetryConfig,
 } from '../src/http.js';
+import { failure } from './support/failure.js';
 
 const request: HttpRequest = {
   method: 'POST',
   url: 'http://model.test/v1/chat/completions',
   headers: new Headers(),
 };
-
-/** The error sendWithRetry rejects with; it must reject. */
-async function failureOf(
-  sending: Promise<unknown>,
-): Promise<{ code?: string; message: string; httpStatus?: number; attempts?: number }> {
-  try {
-    await sending;
-  } catch (error) {
-    return error as { code?: string; message: string; httpStatus?: number; attempts?: number };
-  }
-  throw new Error('expected sendWithRetry to reject');
-}
 
 function config(fetch: typeof globalThis.fetch, overrides: Partial<RetryConfig> = {}): RetryConfig {
   return {
@@ -101,7 +90,7 @@ describe('TSDoc of sendWithRetry', () => {
       calls += 1;
       return Promise.resolve(new Response(null, { status: 302, headers: { location: '/x' } }));
     }) as typeof fetch;
-    const error = await failureOf(sendWithRetry(request, config(redirecting, { maxRetries: 3 })));
+    const error = await failure(sendWithRetry(request, config(redirecting, { maxRetries: 3 })));
     expect(error).toMatchObject({ code: 'WEFT_OPENAI_HTTP_STATUS', httpStatus: 302 });
     expect(calls).toBe(1);
   });
@@ -113,7 +102,7 @@ describe('TSDoc of sendWithRetry', () => {
       return Promise.resolve(new Response('busy', { status: 503 }));
     }) as typeof fetch;
     const started = Date.now();
-    const error = await failureOf(
+    const error = await failure(
       sendWithRetry(
         request,
         config(failing, { maxRetries: 5, retryBaseDelayMs: 5_000, totalTimeoutMs: 1_000 }),
@@ -129,7 +118,7 @@ describe('TSDoc of sendWithRetry', () => {
     const hanging = (() => new Promise<Response>(() => undefined)) as typeof fetch;
     // The second attempt has what the first left of the 1.5 s: about half a second, less than
     // timeoutMs, so the deadline ends it; a loaded machine's timers may fire that much late.
-    const error = await failureOf(
+    const error = await failure(
       sendWithRetry(
         request,
         config(hanging, { timeoutMs: 1_000, totalTimeoutMs: 1_500, maxRetries: 1 }),
@@ -147,7 +136,7 @@ describe('TSDoc of sendWithRetry', () => {
     const refusing = (() => Promise.reject(new TypeError('fetch failed'))) as typeof fetch;
     const codes = [];
     for (const fetch of [failing, hanging, refusing]) {
-      const error = await failureOf(sendWithRetry(request, config(fetch, { maxRetries: 1 })));
+      const error = await failure(sendWithRetry(request, config(fetch, { maxRetries: 1 })));
       codes.push([error.code, error.attempts]);
     }
     expect(codes).toEqual([
@@ -169,7 +158,7 @@ describe('TSDoc of sendWithRetry', () => {
     for (const answers of endings) {
       const queue = [...answers];
       const fetch = (() => (queue.shift() ?? hang)()) as typeof globalThis.fetch;
-      const error = await failureOf(sendWithRetry(request, config(fetch, { maxRetries: 1 })));
+      const error = await failure(sendWithRetry(request, config(fetch, { maxRetries: 1 })));
       codes.push([error.code, error.attempts, error.httpStatus]);
     }
     expect(codes).toEqual([
@@ -186,7 +175,7 @@ describe('TSDoc of sendWithRetry', () => {
     const { port } = closed.address() as AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
     const refused = { ...request, url: `http://127.0.0.1:${port}/v1/chat/completions` };
-    const error = await failureOf(
+    const error = await failure(
       sendWithRetry(
         refused,
         config(globalThis.fetch, {
@@ -202,7 +191,7 @@ describe('TSDoc of sendWithRetry', () => {
     expect(error.message).toContain('leaves no time for another; last attempt could not connect');
     expect(error.message).toContain('ECONNREFUSED');
     // With time for its retries, the same failure is WEFT_OPENAI_NETWORK.
-    const network = await failureOf(
+    const network = await failure(
       sendWithRetry(refused, config(globalThis.fetch, { timeoutMs: 5_000, maxRetries: 1 })),
     );
     expect(network).toMatchObject({ code: 'WEFT_OPENAI_NETWORK', attempts: 2 });
@@ -218,7 +207,7 @@ describe('TSDoc of sendWithRetry', () => {
         // The retry is never answered.
       }),
     );
-    const error = await failureOf(
+    const error = await failure(
       sendWithRetry(
         { ...request, url },
         config(globalThis.fetch, { timeoutMs: 5_000, maxRetries: 1, totalTimeoutMs: 600 }),
@@ -261,7 +250,7 @@ describe('TSDoc of notHttp', () => {
   for (const [what, answer] of cases) {
     it(`reports a server that answers ${what} as answering, but not with HTTP, under WEFT_OPENAI_NETWORK [claim:tsdoc-openai-not-http] [claim:errors-openai-not-http] [claim:oai-network]`, async () => {
       const url = await speakingTcp(answer);
-      const error = await failureOf(
+      const error = await failure(
         sendWithRetry({ ...request, url }, config(globalThis.fetch, { timeoutMs: 5_000 })),
       );
       expect(error).toMatchObject({ code: 'WEFT_OPENAI_NETWORK', attempts: 1 });
@@ -276,7 +265,7 @@ describe('TSDoc of notHttp', () => {
         response.writeHead(200, { 'x-large': 'a'.repeat(20 * 1024) }).end('{}');
       }),
     );
-    const error = await failureOf(
+    const error = await failure(
       sendWithRetry({ ...request, url }, config(globalThis.fetch, { timeoutMs: 5_000 })),
     );
     expect(error).toMatchObject({ code: 'WEFT_OPENAI_NETWORK', attempts: 1 });
@@ -286,7 +275,7 @@ describe('TSDoc of notHttp', () => {
     );
     expect(error.message).not.toContain('could not reach');
     // Named the same way when totalTimeoutMs leaves no time for another attempt.
-    const overall = await failureOf(
+    const overall = await failure(
       sendWithRetry(
         { ...request, url },
         config(globalThis.fetch, {
@@ -308,7 +297,7 @@ describe('TSDoc of notHttp', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`;
-    const error = await failureOf(
+    const error = await failure(
       sendWithRetry({ ...request, url }, config(globalThis.fetch, { timeoutMs: 5_000 })),
     );
     expect(error).toMatchObject({ code: 'WEFT_OPENAI_NETWORK', attempts: 1 });
@@ -319,7 +308,7 @@ describe('TSDoc of notHttp', () => {
 
   it('names the answer that was not HTTP when totalTimeoutMs leaves no time for another attempt [claim:tsdoc-openai-not-http]', async () => {
     const url = await speakingTcp((socket) => socket.end('SSH-2.0-OpenSSH_9.6\r\n'));
-    const error = await failureOf(
+    const error = await failure(
       sendWithRetry(
         { ...request, url },
         config(globalThis.fetch, {

@@ -15,6 +15,7 @@ import {
 } from '../src/index.js';
 import { completion, hang, reply, type Handler } from './chat-server.js';
 import { chatServerPerTest } from './support/chat-server-per-test.js';
+import { failure } from './support/failure.js';
 
 const MESSAGES = {
   messages: [
@@ -42,17 +43,6 @@ async function generate(
   const capability = target.capabilities.find((c) => c.id === TEXT_GENERATION_CAPABILITY);
   if (capability === undefined) throw new Error('text-generation capability missing');
   return capability.run(input, request);
-}
-
-async function failure(promise: Promise<unknown>): Promise<OpenAIModelProviderError> {
-  const error = await promise.then(
-    () => {
-      throw new Error('expected the call to fail');
-    },
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(OpenAIModelProviderError);
-  return error as OpenAIModelProviderError;
 }
 
 describe('OpenAIModelProvider', () => {

@@ -5,11 +5,7 @@
  * redirect points to, which records what it receives and must receive nothing.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  OpenAIModelProvider,
-  OpenAIModelProviderError,
-  type OpenAIModelProviderOptions,
-} from '../src/index.js';
+import { OpenAIModelProvider, type OpenAIModelProviderOptions } from '../src/index.js';
 import {
   completion,
   reply,
@@ -18,6 +14,7 @@ import {
   type Handler,
 } from './chat-server.js';
 import { chatServerPerTest, send } from './support/chat-server-per-test.js';
+import { failure } from './support/failure.js';
 
 const server = chatServerPerTest();
 let elsewhere: ChatServer;
@@ -40,16 +37,6 @@ function provider(options: Partial<OpenAIModelProviderOptions> = {}): OpenAIMode
     retryBaseDelayMs: 1,
     ...options,
   });
-}
-
-async function failure(promise: Promise<unknown>): Promise<OpenAIModelProviderError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof OpenAIModelProviderError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
 }
 
 describe('OpenAIModelProvider and redirects', () => {
