@@ -13,6 +13,35 @@ import { useServer } from './helpers.js';
 
 const db = useServer();
 
+/**
+ * Runs the body with a new login role that may use the migrated schema and read and write its
+ * tables, and nothing more (it may create nothing); the role is dropped afterwards.
+ */
+async function withTableRole(
+  prefix: string,
+  schema: string,
+  body: (role: string, connectionString: string) => Promise<void>,
+): Promise<void> {
+  const role = `${prefix}_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  const password = `${prefix}-pw`;
+  await db.sql(`CREATE ROLE ${role} LOGIN PASSWORD '${password}'`);
+  const grants = [
+    `USAGE ON SCHEMA "${schema}"`,
+    `SELECT ON "${schema}".weft_memory_migrations`,
+    `SELECT, INSERT, UPDATE, DELETE ON "${schema}".weft_memories`,
+  ];
+  for (const grant of grants) await db.sql(`GRANT ${grant} TO ${role}`);
+  try {
+    const url = new URL(db.url());
+    url.username = role;
+    url.password = password;
+    await body(role, url.toString());
+  } finally {
+    for (const grant of grants) await db.sql(`REVOKE ${grant} FROM ${role}`);
+    await db.sql(`DROP ROLE ${role}`);
+  }
+}
+
 const columnsOf = (schema: string) =>
   db.sql<{ column_name: string; data_type: string; is_nullable: string }>(
     `SELECT column_name, data_type, is_nullable FROM information_schema.columns
@@ -247,19 +276,8 @@ describe('PostgresMemoryProvider: schema and migrations', () => {
     const owner = await db.open();
     const { schema } = owner;
     await owner.shutdown();
-    const role = `runner_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-    await db.sql(`CREATE ROLE ${role} LOGIN PASSWORD 'runner-pw'`);
-    const grants = [
-      `USAGE ON SCHEMA "${schema}"`,
-      `SELECT ON "${schema}".weft_memory_migrations`,
-      `SELECT, INSERT, UPDATE, DELETE ON "${schema}".weft_memories`,
-    ];
-    for (const grant of grants) await db.sql(`GRANT ${grant} TO ${role}`);
-    try {
-      const url = new URL(db.url());
-      url.username = role;
-      url.password = 'runner-pw';
-      const memory = db.create({ connectionString: url.toString(), schema });
+    await withTableRole('runner', schema, async (role, connectionString) => {
+      const memory = db.create({ connectionString, schema });
       await memory.init();
       const stored = await memory.store({ space: 'room', kind: 'note', content: 1, metadata: {} });
       expect(await memory.update(stored.id, { content: 2 })).toMatchObject({ content: 2 });
@@ -273,10 +291,7 @@ describe('PostgresMemoryProvider: schema and migrations', () => {
         [role, schema],
       );
       expect(privilege?.can).toBe(false);
-    } finally {
-      for (const grant of grants) await db.sql(`REVOKE ${grant} FROM ${role}`);
-      await db.sql(`DROP ROLE ${role}`);
-    }
+    });
   });
 
   it('leaves the default schema public to the database’s owner from PostgreSQL 15 on: another role’s first init() there fails with WEFT_POSTGRES_MIGRATION_FAILED [claim:pg-role-public-15]', async () => {
@@ -322,19 +337,8 @@ describe('PostgresMemoryProvider: schema and migrations', () => {
     const owner = await db.open();
     const { schema } = owner;
     await owner.shutdown();
-    const role = `revoked_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-    await db.sql(`CREATE ROLE ${role} LOGIN PASSWORD 'revoked-pw'`);
-    const grants = [
-      `USAGE ON SCHEMA "${schema}"`,
-      `SELECT ON "${schema}".weft_memory_migrations`,
-      `SELECT, INSERT, UPDATE, DELETE ON "${schema}".weft_memories`,
-    ];
-    for (const grant of grants) await db.sql(`GRANT ${grant} TO ${role}`);
-    try {
-      const url = new URL(db.url());
-      url.username = role;
-      url.password = 'revoked-pw';
-      const memory = db.create({ connectionString: url.toString(), schema });
+    await withTableRole('revoked', schema, async (role, connectionString) => {
+      const memory = db.create({ connectionString, schema });
       await memory.init();
       await memory.store({ space: 'room', kind: 'note', content: 1, metadata: {} });
       await db.sql(
@@ -350,10 +354,7 @@ describe('PostgresMemoryProvider: schema and migrations', () => {
         message: 'permission denied for table weft_memories',
       });
       await memory.shutdown();
-    } finally {
-      for (const grant of grants) await db.sql(`REVOKE ${grant} FROM ${role}`);
-      await db.sql(`DROP ROLE ${role}`);
-    }
+    });
   });
 
   it('opens a migrated schema with a role that may not read weft_memories, which fails only at its first call, as before the clock started after the newest memory', async () => {
