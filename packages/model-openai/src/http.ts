@@ -305,7 +305,7 @@ export async function sendWithRetry(
     if (outcome.kind === 'redirected') {
       throw new OpenAIModelProviderError(
         'WEFT_OPENAI_HTTP_STATUS',
-        `${config.label}: option "fetch" followed a redirect to ${snippet(outcome.url)}, although the provider asks it not to (redirect: 'manual'); the provider does not follow redirects, so its answer (status ${outcome.status}) is not used: make that fetch honour the \`redirect\` option, and set option "baseUrl" to the API's address there if it has moved`,
+        `${config.label}: option "fetch" followed a redirect to ${shownAddress(outcome.url)}, although the provider asks it not to (redirect: 'manual'); the provider does not follow redirects, so its answer (status ${outcome.status}) is not used: make that fetch honour the \`redirect\` option, and set option "baseUrl" to the API's address there if it has moved`,
         { httpStatus: outcome.status, attempts: attempt },
       );
     }
@@ -391,6 +391,44 @@ export async function sendWithRetry(
 }
 
 /**
+ * How a message quotes an address a server named (a redirect's `Location`, or where a `fetch`
+ * that followed one ended up): resolved against `base`, cut to 200 characters, and without its
+ * user name, password, query and fragment, which may hold another service's credentials or a
+ * signed URL's token; the message says which of them it left out. An address that does not parse
+ * is quoted up to its first `?` or `#`, and not at all when it holds an `@`.
+ *
+ * @param address - The address as the server gave it.
+ * @param base - The URL of the request it answered, for a relative `Location`.
+ * @returns The text to quote.
+ */
+export function shownAddress(address: string, base?: string): string {
+  let url: URL;
+  try {
+    url = new URL(address, base);
+  } catch {
+    if (address.includes('@')) return 'an address with "@" in it, not shown';
+    const cut = address.search(/[?#]/);
+    return cut === -1
+      ? snippet(address)
+      : `${snippet(address.slice(0, cut))} (its query or fragment not shown)`;
+  }
+  const left = [
+    url.username !== '' || url.password !== '' ? 'user name and password' : undefined,
+    url.search !== '' ? 'query' : undefined,
+    url.hash !== '' ? 'fragment' : undefined,
+  ].filter((part) => part !== undefined);
+  url.username = '';
+  url.password = '';
+  url.search = '';
+  url.hash = '';
+  const shown = snippet(url.href);
+  if (left.length === 0) return shown;
+  const named =
+    left.length === 1 ? left[0] : `${left.slice(0, -1).join(', ')} and ${left[left.length - 1]}`;
+  return `${shown} (its ${named} not shown)`;
+}
+
+/**
  * What an error message adds for a redirect (a 3xx with a `Location` header): where it points,
  * resolved against the request's URL, and that the provider does not follow it.
  *
@@ -401,13 +439,7 @@ export async function sendWithRetry(
  */
 function redirectNote(status: number, location: string | undefined, requestUrl: string): string {
   if (status < 300 || status > 399 || location === undefined) return '';
-  let target: string;
-  try {
-    target = new URL(location, requestUrl).href;
-  } catch {
-    target = location;
-  }
-  return ` pointing to ${snippet(target)}; the provider does not follow redirects, so nothing was sent there: set option "baseUrl" to the API's address there if it has moved`;
+  return ` pointing to ${shownAddress(location, requestUrl)}; the provider does not follow redirects, so nothing was sent there: set option "baseUrl" to the API's address there if it has moved`;
 }
 
 function attemptsText(attempts: number): string {

@@ -78,6 +78,25 @@ describe('OpenAIModelProvider and redirects', () => {
     );
   });
 
+  it('quotes a Location without its user name, password, query and fragment, saying what it left out [claim:oai-redirect-address-shown]', async () => {
+    const target = new URL('/chat/completions', elsewhere.baseUrl);
+    const withSecrets = `${target.protocol}//someone:s3cret-pw@${target.host}${target.pathname}?sig=t0ken-123#part`;
+    server.enqueue(reply(307, '', { Location: withSecrets }));
+    const error = await failure(send(provider({ maxRetries: 0 })));
+    expect(elsewhere.requests).toEqual([]);
+    expect(error.message).toContain(
+      `pointing to ${target.href} (its user name and password, query and fragment not shown); the provider does not follow redirects`,
+    );
+    expect(error.message).not.toMatch(/someone|s3cret-pw|t0ken-123|part/);
+
+    server.enqueue(reply(308, '', { Location: '/v2/chat/completions?key=abc' }));
+    const relative = await failure(send(provider({ maxRetries: 0 })));
+    expect(relative.message).toContain(
+      `pointing to ${new URL(server.baseUrl).origin}/v2/chat/completions (its query not shown);`,
+    );
+    expect(relative.message).not.toContain('key=abc');
+  });
+
   it('names the Location of a redirect whose body is larger than maxResponseBytes [claim:oai-no-redirect]', async () => {
     const target = `${elsewhere.baseUrl}/chat/completions`;
     server.enqueue(reply(307, 'x'.repeat(500), { Location: target }));
@@ -146,6 +165,19 @@ describe('OpenAIModelProvider and redirects', () => {
       expect(server.requests.map((request) => request.method)).toEqual(['GET']);
     },
   );
+
+  it('quotes where a following fetch ended up without its query [claim:oai-redirect-address-shown]', async () => {
+    const target = `${elsewhere.baseUrl}/chat/completions`;
+    server.enqueue(reply(307, '', { Location: `${target}?sig=t0ken-123` }));
+    elsewhere.enqueue(completion('from elsewhere'));
+    const following: typeof fetch = (input, init) =>
+      globalThis.fetch(input, { ...init, redirect: 'follow' });
+    const error = await failure(send(provider({ fetch: following })));
+    expect(error.message).toContain(
+      `option "fetch" followed a redirect to ${target} (its query not shown), although`,
+    );
+    expect(error.message).not.toContain('t0ken-123');
+  });
 
   it('fails a call whose own fetch follows a redirect although asked not to, without using its answer [claim:oai-fetch-redirect] [claim:errors-openai-http-status-redirect]', async () => {
     const target = `${elsewhere.baseUrl}/chat/completions`;
