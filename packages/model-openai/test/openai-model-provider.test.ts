@@ -533,6 +533,20 @@ describe('OpenAIModelProvider', () => {
       );
     });
 
+    it.each([600, 999])(
+      'fails at once on a %i, a status HTTP gives no meaning [claim:oai-error-table]',
+      async (status) => {
+        server.enqueue(reply(status, { error: { message: 'odd' } }));
+        const error = await failure(generate(provider({ maxRetries: 2 })));
+        expect(server.requests).toHaveLength(1);
+        expect(error).toMatchObject({
+          code: 'WEFT_OPENAI_HTTP_STATUS',
+          httpStatus: status,
+          attempts: 1,
+        });
+      },
+    );
+
     it('fails a 401 at once even when its body breaks off or stalls [claim:mpo-4xx-no-retry] [claim:oai-error-table] [claim:errors-openai-http-status-3xx] [claim:errors-openai-network-no-time] [claim:errors-openai-timeout-last-status]', async () => {
       const cut: Handler = (_request, response) => {
         response.writeHead(401, { 'Content-Type': 'application/json', 'Content-Length': '200' });
