@@ -92,7 +92,11 @@ export interface OpenAIModelProviderOptions {
    * The fetch implementation to use. It is called with `redirect: 'manual'` and must honour it:
    * one that follows a redirect anyway has sent the request, headers and body, where it points
    * before the provider sees the answer, which the provider then refuses (when the answer says
-   * so, with `response.redirected`) with `WEFT_OPENAI_HTTP_STATUS`. Default: the global `fetch`.
+   * so, with `response.redirected`) with `WEFT_OPENAI_HTTP_STATUS`; when following fails (no
+   * connection to where it points, or a loop), the attempt fails as a network failure does and
+   * is retried, ending in `WEFT_OPENAI_NETWORK`. Default: the global `fetch`.
+   *
+   * @claim tsdoc-openai-fetch-follow-failed
    */
   fetch?: typeof fetch;
   /**

@@ -210,7 +210,7 @@ describe('OpenAIModelProvider and redirects', () => {
     ]);
   });
 
-  it('fails a call whose own fetch follows a redirect to where nothing answers, or round a loop, as a network failure, retried [claim:oai-fetch-redirect-failed]', async () => {
+  it('fails a call whose own fetch follows a redirect to where nothing answers, or round a loop, as a network failure, retried [claim:oai-fetch-redirect-failed] [claim:tsdoc-openai-fetch-follow-failed]', async () => {
     const following: typeof fetch = (input, init) =>
       globalThis.fetch(input, { ...init, redirect: 'follow' });
     const gone = await startChatServer();
