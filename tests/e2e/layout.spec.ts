@@ -285,10 +285,22 @@ test.describe('docs pages', () => {
       name: "Expand sidebar category 'Core utilities'",
     });
 
+    // Each caret is pressed once the category above it has finished opening: while its height
+    // animates, the carets below it move, and a press could land beside the one it aimed at.
+    const settled = () =>
+      expect.poll(() => page.evaluate(() => document.getAnimations().length)).toBe(0);
     await capabilities.click();
     await expect(capabilities).toHaveAttribute('aria-expanded', 'true');
+    await settled();
     await buildingCaret.click();
+    await expect(
+      sidebar.getByRole('button', { name: "Collapse sidebar category 'Building plugins'" }),
+    ).toHaveAttribute('aria-expanded', 'true');
+    await settled();
     await coreCaret.click();
+    await expect(
+      sidebar.getByRole('button', { name: "Collapse sidebar category 'Core utilities'" }),
+    ).toHaveAttribute('aria-expanded', 'true');
 
     await expect(capabilities).toHaveAttribute('aria-expanded', 'true');
     await expect(sidebar.getByRole('link', { name: 'Transforms' })).toBeVisible();
@@ -297,10 +309,9 @@ test.describe('docs pages', () => {
     // The other categories (model and memory providers, guides, reference) stay as they were.
     await expect(sidebar.locator('.menu__list-item--collapsed')).toHaveCount(4);
 
-    // Navigating to a page in another category keeps the opened ones open. The link is pressed
-    // once the categories have finished opening: while their height animates, the links below
-    // them move, and a press could start on one link and end on another.
-    await expect.poll(() => page.evaluate(() => document.getAnimations().length)).toBe(0);
+    // Navigating to a page in another category keeps the opened ones open. The link, too, is
+    // pressed once the categories have finished opening.
+    await settled();
     await sidebar.getByRole('link', { name: 'Spaces' }).click();
     await expect(page).toHaveURL(/\/docs\/core-utilities\/spaces\/$/);
     await expect(sidebar.getByRole('link', { name: 'Transforms' })).toBeVisible();
