@@ -282,15 +282,20 @@ describe('ModelManager.getObject', () => {
     expect(String(rejected[1]?.error)).toContain('→ at city');
   });
 
-  it('cuts the logged error to 2,000 characters, while the retry message quotes it whole [claim:go-rejected-log]', async () => {
+  it('cuts the logged error to 2,000 characters, while the retry message quotes it up to 4,000 [claim:go-rejected-log] [claim:go-quoted-problems]', async () => {
     const { logger, lines } = capturingLogger('debug');
-    // 200 wrong items give a validation error of some 13,000 characters.
-    const wrong = { value: Array.from({ length: 200 }, (_, index) => `item ${index}`) };
+    // Twenty wrong values under keys of 300 characters: each problem's "→ at" line quotes its key.
+    const key = (index: number) => `${'k'.repeat(300)}${index}`;
+    const wrong = Object.fromEntries(Array.from({ length: 20 }, (_, index) => [key(index), 'x']));
     const { runtime, model } = await makeRuntime({
-      responses: { responses: [wrong, { value: [1] }] },
+      responses: { responses: [wrong, { [key(0)]: 1 }] },
       options: { logger },
     });
-    await runtime.models.getObject({ schema: z.array(z.number()), prompt: 'x', maxRetries: 1 });
+    await runtime.models.getObject({
+      schema: z.record(z.string(), z.number()),
+      prompt: 'x',
+      maxRetries: 1,
+    });
     const rejected = lines.filter((line) => line.msg === 'getObject answer rejected');
     expect(rejected).toHaveLength(1);
     const logged = String(rejected[0]?.error);
@@ -298,7 +303,47 @@ describe('ModelManager.getObject', () => {
     expect(logged.endsWith('...')).toBe(true);
     const quoted = model.requests[1]?.at(-1)?.content ?? '';
     expect(quoted).toContain(logged.slice(0, -3));
-    expect(quoted).toContain('→ at value[199]');
+    expect(quoted).toContain(`→ at ${key(9)}\n`);
+    const problems = quoted.slice(quoted.indexOf('✖'), quoted.lastIndexOf('...') + 3);
+    expect(problems).toHaveLength(4_000);
+    expect(quoted).not.toContain(key(12));
+  });
+
+  it('quotes the first 20 problems of an answer and counts the others, in the retry message and in the final error [claim:go-quoted-problems]', async () => {
+    const wrong = { value: Array.from({ length: 200 }, (_, index) => `item ${index}`) };
+    const { runtime, model } = await makeRuntime({
+      responses: { responses: [wrong, { value: ['a', 1] }] },
+    });
+    const failure = await errorOf(
+      runtime.models.getObject({ schema: z.array(z.number()), prompt: 'x', maxRetries: 1 }),
+    );
+    const retry = model.requests[1]?.at(-1)?.content ?? '';
+    expect(retry).toContain('→ at value[19]');
+    expect(retry).not.toContain('→ at value[20]');
+    expect(retry).toContain('✖ and 180 more problems, left out');
+    expect(retry.match(/✖/g)).toHaveLength(21);
+    // The last answer has one wrong item: nothing is left out, and no count is added.
+    expect(failure.message).toContain('→ at value[0]');
+    expect(failure.message).not.toContain('left out');
+    const manyWrong = await makeRuntime({
+      responses: { responses: [wrong] },
+    });
+    const last = await errorOf(
+      manyWrong.runtime.models.getObject({
+        schema: z.array(z.number()),
+        prompt: 'x',
+        maxRetries: 0,
+      }),
+    );
+    expect(last.message).toContain('✖ and 180 more problems, left out');
+    expect(last.message.length).toBeLessThan(2_000);
+    const one = await makeRuntime({
+      responses: { responses: [{ value: Array.from({ length: 21 }, () => 'x') }] },
+    });
+    const oneLeft = await errorOf(
+      one.runtime.models.getObject({ schema: z.array(z.number()), prompt: 'x', maxRetries: 0 }),
+    );
+    expect(oneLeft.message).toContain('✖ and 1 more problem, left out');
   });
 
   it('makes a single attempt with maxRetries 0 [claim:go-max-retries-default]', async () => {

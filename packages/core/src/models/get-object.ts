@@ -1,5 +1,6 @@
-import type * as z from 'zod';
+import * as z from 'zod';
 import type { ModelRequestConfig } from './model-provider.js';
+import { cutText } from '../util/cut-text.js';
 
 /**
  * What {@link ModelManager.getObject} needs: the schema to satisfy and the prompt to send.
@@ -54,4 +55,32 @@ export function extractJson(text: string): unknown {
 
 function escapeLineBreaks(text: string): string {
   return text.replace(/\r/g, '\\r').replace(/\n/g, '\\n');
+}
+
+/**
+ * The most validation problems getObject quotes, in its retry message and its final error. An
+ * answer with thousands of wrong items gives a validation error of hundreds of kilobytes, and
+ * each retry sends the whole conversation again: quoting it all made the third request of one
+ * such answer 1.7 MB. The first problems are what a model needs to correct its answer.
+ */
+export const MAX_QUOTED_PROBLEMS = 20;
+
+/**
+ * The most characters of the problems getObject quotes: a problem quotes keys and paths of the
+ * model's answer, which the answer can make as long as it likes.
+ */
+export const MAX_QUOTED_PROBLEM_CHARS = 4_000;
+
+/**
+ * A validation error as getObject quotes it: zod's text of its first {@link MAX_QUOTED_PROBLEMS}
+ * issues, cut to {@link MAX_QUOTED_PROBLEM_CHARS}, then a line that counts the issues left out.
+ */
+export function quotedProblems(error: z.ZodError): string {
+  const { issues } = error;
+  const shown = z.prettifyError(new z.ZodError(issues.slice(0, MAX_QUOTED_PROBLEMS)));
+  const leftOut = issues.length - MAX_QUOTED_PROBLEMS;
+  const cut = cutText(shown, MAX_QUOTED_PROBLEM_CHARS);
+  return leftOut > 0
+    ? `${cut}\n✖ and ${leftOut} more ${leftOut === 1 ? 'problem' : 'problems'}, left out`
+    : cut;
 }

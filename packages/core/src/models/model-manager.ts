@@ -16,7 +16,7 @@ import { raceAbort } from '../util/deadline.js';
 import { MAX_LOGGED_ERROR_CHARS } from '../util/logger.js';
 import { formatZodSchema, inputJsonSchema } from './format-zod-schema.js';
 import { assertZod4Schema } from './zod-schema-check.js';
-import { extractJson, type GetObjectConfig } from './get-object.js';
+import { extractJson, quotedProblems, type GetObjectConfig } from './get-object.js';
 import type {
   ModelCapability,
   ModelProvider,
@@ -704,7 +704,7 @@ async function parseAnswer<T extends z.ZodType>(
   const result = await raceAbort(schema.safeParseAsync(json), signal);
   return result.success
     ? { success: true, data: result.data }
-    : { success: false, error: z.prettifyError(result.error) };
+    : { success: false, error: quotedProblems(result.error) };
 }
 
 function readUsage(output: unknown): { inputTokens: number; outputTokens: number } | undefined {
