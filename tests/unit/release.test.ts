@@ -96,6 +96,22 @@ describe('the release workflow', () => {
     expect(release).toMatch(/NPM_CONFIG_PROVENANCE: ['"]?true|--provenance/);
   });
 
+  it('asks for no more than it uses: the repository read, an id token to sign, and no credentials kept by the checkout', () => {
+    const workflow = parse(read('.github/workflows/release.yml')) as {
+      permissions: Record<string, string>;
+      jobs: Record<
+        string,
+        { permissions?: unknown; steps: { uses?: string; with?: Record<string, unknown> }[] }
+      >;
+    };
+    expect(workflow.permissions).toEqual({ contents: 'read', 'id-token': 'write' });
+    for (const job of Object.values(workflow.jobs)) {
+      expect(job.permissions).toBeUndefined();
+      const checkouts = job.steps.filter((step) => step.uses?.startsWith('actions/checkout@'));
+      for (const checkout of checkouts) expect(checkout.with?.['persist-credentials']).toBe(false);
+    }
+  });
+
   it("publishes on every push to main, after the packages' tests, every version not yet published [claim:contributing-release-on-main]", () => {
     const workflow = parse(read('.github/workflows/release.yml')) as {
       on: { push?: { branches?: string[] }; pull_request?: unknown };
