@@ -286,6 +286,8 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
       agent?.logs.some((line) => line.msg === 'drain timed out; cancelling remaining tasks'),
     ).toBe(true);
     expect(task.status).toBe('cancelled');
+    // The step's WEFT_MCP_TIMEOUT is not in the chain: the task had ended already.
+    expect(task.chain.some((item) => item.error?.includes('WEFT_MCP_TIMEOUT'))).toBe(false);
     await expectCallCancelledWithTask();
   });
 
@@ -319,6 +321,8 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     // Ended by the lost space, not by callTimeoutMs (120 s).
     expect(Date.now() - started).toBeLessThan(60_000);
     expect(ended.status).toBe('cancelled');
+    // The step's WEFT_MCP_TIMEOUT is not in the chain: the task had ended already.
+    expect(ended.chain.some((item) => item.error?.includes('WEFT_MCP_TIMEOUT'))).toBe(false);
     await expectCallCancelledWithTask();
   });
 
