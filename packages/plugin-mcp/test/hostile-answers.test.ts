@@ -151,7 +151,7 @@ describe('McpPlugin against answers that come astray', () => {
     await expectNextCallAnswers(running);
   }, 20_000);
 
-  it('keeps the result of a call whose answer runs past the bound after it, and connects anew at the cut, so the next call goes through [claim:mcpdoc-too-large-notifications]', async () => {
+  it('keeps the result of a call whose answer runs past the bound after it, and connects anew at the cut, so the next call goes through [claim:mcpdoc-too-large-notifications] [claim:mcp-readme-http-answer-notifications]', async () => {
     const running = await start(['trails', 'echo']);
     // A small result, then twenty notifications of 10 KiB, some 200 KiB in all.
     const task = await running.run('a result, then many notifications');
@@ -167,7 +167,7 @@ describe('McpPlugin against answers that come astray', () => {
     await expectNextCallAnswers(running);
   }, 20_000);
 
-  it("counts the notifications a server sends before its answer toward the answer's bound [claim:mcpdoc-too-large-notifications]", async () => {
+  it("counts the notifications a server sends before its answer toward the answer's bound [claim:mcpdoc-too-large-notifications] [claim:mcp-readme-http-answer-notifications]", async () => {
     const running = await start(['chatty-briefly', 'chatty']);
     // Two notifications of 10 KiB and a small result: well within the bound.
     const brief = await running.run('a few notifications');

@@ -220,7 +220,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     expect(promptText(agent.model)).toContain('customer.email');
   });
 
-  it('fails a hanging call as a step error after callTimeoutMs, and the task ends [claim:mcpdoc-deadlines] [claim:mcpdoc-hung] [claim:mcp-option-defaults] [claim:mcp-cancel] [claim:mcp-timeout] [claim:tsdoc-mcp-connection-call-deadline] [claim:wp-plugin-mcp] [claim:mcpdoc-hung-codes]', async () => {
+  it('fails a hanging call as a step error after callTimeoutMs, and the task ends [claim:mcpdoc-deadlines] [claim:mcpdoc-hung] [claim:mcp-option-defaults] [claim:mcp-cancel] [claim:mcp-readme-cancel-first] [claim:mcp-timeout] [claim:tsdoc-mcp-connection-call-deadline] [claim:wp-plugin-mcp] [claim:mcpdoc-hung-codes]', async () => {
     agent = await startAgent(await connect(['hang', 'echo'], { callTimeoutMs: 500 }), [
       plan('hang', 'echo'),
       { text: 'still here' },
@@ -238,7 +238,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     expect(agent.logs.some((line) => line.code === 'WEFT_MCP_TIMEOUT')).toBe(true);
   });
 
-  it("cancels a hanging call when the task's deadline passes, whatever callTimeoutMs says [claim:errors-mcp-step-codes-after-task-end] [claim:mcpdoc-deadlines] [claim:mcpdoc-hung] [claim:mcp-cancel] [claim:mcp-timeout] [claim:tsdoc-mcp-connection-call-deadline] [claim:mcpdoc-hung-codes] [claim:mcp-readme-failures-step-errors]", async () => {
+  it("cancels a hanging call when the task's deadline passes, whatever callTimeoutMs says [claim:errors-mcp-step-codes-after-task-end] [claim:mcpdoc-deadlines] [claim:mcpdoc-hung] [claim:mcp-cancel] [claim:mcp-readme-cancel-first] [claim:mcp-readme-cancel-signal] [claim:mcp-timeout] [claim:tsdoc-mcp-connection-call-deadline] [claim:mcpdoc-hung-codes] [claim:mcp-readme-failures-step-errors]", async () => {
     agent = await startAgent(await connect(['hang'], { callTimeoutMs: 120_000 }), [plan('hang')], {
       taskTimeoutMs: 1000,
     });
@@ -264,7 +264,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     );
   });
 
-  it('cancels a hanging call when the runtime cancels its tasks as it stops, whatever callTimeoutMs says [claim:errors-mcp-step-codes-after-task-end] [claim:mcp-cancel] [claim:mcpdoc-deadlines]', async () => {
+  it('cancels a hanging call when the runtime cancels its tasks as it stops, whatever callTimeoutMs says [claim:errors-mcp-step-codes-after-task-end] [claim:mcp-cancel] [claim:mcp-readme-cancel-signal] [claim:mcpdoc-deadlines]', async () => {
     const { task, stopMs } = await stopDuringHangingCall({ shutdown: 'cancel' });
     expect(stopMs).toBeLessThan(10_000);
     expect(task.status).toBe('cancelled');
@@ -274,7 +274,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     await expectCallCancelledWithTask();
   });
 
-  it('cancels a hanging call when a drain outlasts shutdownTimeoutMs, whatever callTimeoutMs says [claim:mcpdoc-deadlines] [claim:mcp-cancel]', async () => {
+  it('cancels a hanging call when a drain outlasts shutdownTimeoutMs, whatever callTimeoutMs says [claim:mcpdoc-deadlines] [claim:mcp-cancel] [claim:mcp-readme-cancel-signal]', async () => {
     const { task, stopMs } = await stopDuringHangingCall({
       shutdown: 'drain',
       shutdownTimeoutMs: 500,
@@ -286,10 +286,12 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
       agent?.logs.some((line) => line.msg === 'drain timed out; cancelling remaining tasks'),
     ).toBe(true);
     expect(task.status).toBe('cancelled');
+    // The step's WEFT_MCP_TIMEOUT is not in the chain: the task had ended already.
+    expect(task.chain.some((item) => item.error?.includes('WEFT_MCP_TIMEOUT'))).toBe(false);
     await expectCallCancelledWithTask();
   });
 
-  it("cancels a hanging call when the runtime's coordinator loses the task's space, whatever callTimeoutMs says [claim:mcpdoc-deadlines] [claim:mcp-cancel]", async () => {
+  it("cancels a hanging call when the runtime's coordinator loses the task's space, whatever callTimeoutMs says [claim:mcpdoc-deadlines] [claim:mcp-cancel] [claim:mcp-readme-cancel-signal]", async () => {
     // A coordinator beside the real server and runtime: it grants the space at once, and the
     // test takes the space away while the call hangs, as a lost lock connection does.
     const lost = new AbortController();
@@ -319,6 +321,8 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     // Ended by the lost space, not by callTimeoutMs (120 s).
     expect(Date.now() - started).toBeLessThan(60_000);
     expect(ended.status).toBe('cancelled');
+    // The step's WEFT_MCP_TIMEOUT is not in the chain: the task had ended already.
+    expect(ended.chain.some((item) => item.error?.includes('WEFT_MCP_TIMEOUT'))).toBe(false);
     await expectCallCancelledWithTask();
   });
 
