@@ -651,6 +651,30 @@ describe('OpenAIModelProvider', () => {
       );
     });
 
+    it('fails a status from 600 to 999 with its status, not a timeout or too large, when totalTimeoutMs cuts it short or it is over maxResponseBytes [claim:oai-total-error-status] [claim:oai-max-bytes]', async () => {
+      server.enqueue((_request, response) => {
+        response.writeHead(600, { 'Content-Type': 'application/json' });
+        response.write('{"error":');
+      });
+      const cut = await failure(
+        generate(provider({ maxRetries: 2, timeoutMs: 5_000, totalTimeoutMs: 200 })),
+      );
+      expect(cut).toMatchObject({ code: 'WEFT_OPENAI_HTTP_STATUS', httpStatus: 600, attempts: 1 });
+      expect(cut.message).toMatch(/^[^\n]* \(its answer was still arriving after \d+ ms\) \[/);
+
+      server.enqueue(reply(999, 'x'.repeat(100)));
+      const large = await failure(generate(provider({ maxRetries: 2, maxResponseBytes: 50 })));
+      expect(large).toMatchObject({
+        code: 'WEFT_OPENAI_HTTP_STATUS',
+        httpStatus: 999,
+        attempts: 1,
+      });
+      expect(large.message).toContain(
+        '(its answer was larger than option "maxResponseBytes" (50 bytes))',
+      );
+      expect(server.requests).toHaveLength(2);
+    });
+
     it('gives the status of an answer still arriving when the attempt times out [claim:oai-timeout-row] [claim:mpo-error-fields] [claim:errors-openai-timeout-last-status]', async () => {
       // The server sends a 200 and the start of its body, then nothing more.
       const stall: Handler = (_request, response) => {
