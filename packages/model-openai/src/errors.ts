@@ -12,7 +12,7 @@ import type { ErrorRegistry } from '@weft/core/internal';
  * - `WEFT_OPENAI_API_KEY`: The `apiKey` function threw, or gave something other than a string or a
  *   key no header can carry.
  * - `WEFT_OPENAI_HTTP_STATUS`: The API answered with an error status or a redirect (a 4xx other
- *   than 429 or a 3xx at once, or a 429/5xx on the last attempt).
+ *   than 429, a 3xx or a status from 600 to 999 at once, or a 429/5xx on the last attempt).
  * - `WEFT_OPENAI_TIMEOUT`: The last attempt got no complete answer within `timeoutMs`, or the call
  *   ran past `totalTimeoutMs`.
  * - `WEFT_OPENAI_NETWORK`: The last attempt could not reach the API (refused connection, DNS
@@ -68,14 +68,14 @@ export const OPENAI_ERRORS = {
      */
     WEFT_OPENAI_HTTP_STATUS: {
       summary:
-        'The API answered with an error status or a redirect (a 4xx other than 429 or a 3xx at once, or a 429/5xx on the last attempt).',
+        'The API answered with an error status or a redirect (a 4xx other than 429, a 3xx or a status from 600 to 999 at once, or a 429/5xx on the last attempt).',
       raisedBy: 'every call of `OpenAIModelProvider`',
       raisers: [
         'model-openai/src/http.ts#exhaustedError',
         'model-openai/src/http.ts#sendWithRetry',
       ],
       cause:
-        'the API answered with an error status: a `4xx` other than `429` at once (a wrong key gives `401`, an unknown model `404`), or a `429` or `5xx` that lasted through every retry; a `3xx` fails at once too, since the provider follows no redirect (fetch would carry the keys in `headers` and, on a `307` or `308`, the prompt to wherever it points): the message names the status and the address its `Location` points to. A `fetch` option that follows a redirect anyway, although the provider asks it not to, fails the call here as well once its answer arrives, its message naming that option and `httpStatus` holding that answer’s status. Such a status fails the call at once even when the answer’s body broke off, was still arriving at `timeoutMs` or was larger than `maxResponseBytes`, and the message then says so. `httpStatus` holds the status, and the message includes the API’s own explanation, when its body gave one whole.',
+        'the API answered with an error status: a `4xx` other than `429` at once (a wrong key gives `401`, an unknown model `404`), or a `429` or `5xx` that lasted through every retry; a status from `600` to `999`, which HTTP does not define, fails at once too, and so does a `3xx`, since the provider follows no redirect (fetch would carry the keys in `headers` and, on a `307` or `308`, the prompt to wherever it points): the message names the status and the address its `Location` points to. A `fetch` option that follows a redirect anyway, although the provider asks it not to, fails the call here as well once its answer arrives, its message naming that option and `httpStatus` holding that answer’s status. Such a status fails the call at once even when the answer’s body broke off, was still arriving at `timeoutMs` or was larger than `maxResponseBytes`, and the message then says so. `httpStatus` holds the status, and the message includes the API’s own explanation, when its body gave one whole.',
       fix: "for `401` and `403`, check the key; for `404`, the model name and the base URL; for `429` and `5xx`, the provider’s limits and status, or raise `maxRetries`; for a `3xx`, set `baseUrl` to the address the message names if the API has moved there, and make a `fetch` of your own honour `redirect: 'manual'`.",
     },
     /** @claim errors-openai-timeout-last-status */
@@ -126,7 +126,7 @@ export const OPENAI_ERRORS = {
       raisedBy: 'every call of `OpenAIModelProvider`',
       raisers: ['model-openai/src/http.ts#sendWithRetry'],
       cause:
-        'the answer, a `2xx`, `429` or `5xx`, was larger than `maxResponseBytes` (a `4xx` other than `429` or a `3xx` that large fails as [WEFT_OPENAI_HTTP_STATUS](#weft_openai_http_status) instead). It is not retried.',
+        'the answer, a `2xx`, `429` or `5xx`, was larger than `maxResponseBytes` (a `4xx` other than `429`, a `3xx` or a status from `600` to `999` that large fails as [WEFT_OPENAI_HTTP_STATUS](#weft_openai_http_status) instead). It is not retried.',
       fix: 'lower the call’s `maxTokens`, or raise `maxResponseBytes` if such answers are expected.',
     },
   },

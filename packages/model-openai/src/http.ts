@@ -272,7 +272,7 @@ export function isRetryableStatus(status: number): boolean {
  * @param config - Timeouts, size limit, retry policy, the caller's signal and the label.
  * @returns The first 2xx answer, with its body read and the number of attempts it took.
  * @throws {@link OpenAIModelProviderError} with code `WEFT_OPENAI_HTTP_STATUS` at once for a 4xx
- * other than 429 (and for any 1xx or 3xx answer: no redirect is followed, and a redirect's
+ * other than 429 or a status from 600 to 999 (and for any 1xx or 3xx answer: no redirect is followed, and a redirect's
  * message names its `Location`; and for an answer that a `fetch` option reached by following
  * one anyway), even one whose body broke off, was still arriving or was over
  * `maxResponseBytes`; `WEFT_OPENAI_RESPONSE_TOO_LARGE` at once for a 2xx, 429 or 5xx answer over

@@ -63,8 +63,8 @@ export interface OpenAIModelProviderOptions {
   /**
    * The most time one call may take, in milliseconds, from its start: the reading of a function
    * `apiKey`, all attempts and the waits between them together; a call that reaches it fails with
-   * `WEFT_OPENAI_TIMEOUT`, but for an attempt it cuts short whose answer, a 4xx other than 429 or a
-   * 3xx, was still arriving: that status fails the call with `WEFT_OPENAI_HTTP_STATUS`, as it
+   * `WEFT_OPENAI_TIMEOUT`, but for an attempt it cuts short whose answer, a 4xx other than 429, a
+   * 3xx or a status from 600 to 999, was still arriving: that status fails the call with `WEFT_OPENAI_HTTP_STATUS`, as it
    * always does. With the defaults,
    * 3 attempts of up to 30 s plus waits of up to 0.5 s and 1 s could take 91.5 s, so this
    * deadline is what bounds the worst case: one call holds its task at most 60 s once the
@@ -76,7 +76,7 @@ export interface OpenAIModelProviderOptions {
   /**
    * The largest answer read, in bytes; a larger one is abandoned as soon as it passes the limit,
    * or at once when its `Content-Length` says it will, and fails with
-   * `WEFT_OPENAI_RESPONSE_TOO_LARGE`, without retrying (a 4xx other than 429 or a 3xx fails with
+   * `WEFT_OPENAI_RESPONSE_TOO_LARGE`, without retrying (a 4xx other than 429, a 3xx or a status from 600 to 999 fails with
    * `WEFT_OPENAI_HTTP_STATUS`, as such a status always does). Default: `10485760` (10 MiB).
    * @claim tsdoc-openai-default-max-response-bytes
    */

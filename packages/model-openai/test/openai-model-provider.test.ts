@@ -651,7 +651,7 @@ describe('OpenAIModelProvider', () => {
       );
     });
 
-    it('fails a status from 600 to 999 with its status, not a timeout or too large, when totalTimeoutMs cuts it short or it is over maxResponseBytes [claim:oai-total-error-status] [claim:oai-max-bytes]', async () => {
+    it('fails a status from 600 to 999 with its status, not a timeout or too large, when totalTimeoutMs cuts it short or it is over maxResponseBytes [claim:oai-total-error-status] [claim:oai-max-bytes] [claim:tsdoc-openai-default-total-timeout-ms] [claim:tsdoc-openai-default-max-response-bytes] [claim:errors-openai-http-status-3xx]', async () => {
       server.enqueue((_request, response) => {
         response.writeHead(600, { 'Content-Type': 'application/json' });
         response.write('{"error":');
