@@ -137,13 +137,13 @@ describe('the code samples of the documentation [claim:wp-samples-run] [claim:in
     expect(elsewhere, 'samples missing or outside examples/').toEqual([]);
   });
 
-  it('are type-checked by examples/tsconfig.json when they are TypeScript', () => {
+  it('are type-checked by examples/tsconfig.json when they are TypeScript [claim:cg-samples-type-checked]', () => {
     const checked = typeCheckedFiles();
     const unchecked = samples.filter((file) => /\.tsx?$/.test(file) && !checked.has(file));
     expect(unchecked, 'TypeScript samples examples/tsconfig.json does not compile').toEqual([]);
   });
 
-  it('are each run by a test', () => {
+  it('are each run by a test, which imports them or names their path [claim:cg-samples-run-by-test]', () => {
     const { reached, named } = runFiles();
     const unrun = samples.filter((file) => !reached.has(file) && !named.includes(file));
     expect(unrun, 'samples no test imports, directly or not, or names').toEqual([]);

@@ -66,8 +66,11 @@ describe('the fingerprint of the inputs', () => {
   write('packages/core/package.json', '{ "name": "@weft/core" }');
   write('packages/core/src/index.ts', 'export const b = 2;\n');
   write('packages/core/test/index.test.ts', 'it("is", () => {});\n');
+  write('packages/tsconfig.base.json', '{}');
+  write('examples/data/fixture.json', '{}');
+  write('packages/core/src/messages.json', '{}');
 
-  it("changes with a package's source, a sample, the lockfile; not with a package's tests [claim:contributing-hover-types-cache]", () => {
+  it("changes with a package's source, manifest or JSON, a sample or its JSON, the compiler options, the lockfile; not with a package's tests [claim:contributing-hover-types-cache]", () => {
     const before = hoverInputsFingerprint(site);
     write('packages/core/test/index.test.ts', 'it("is still", () => {});\n');
     expect(hoverInputsFingerprint(site)).toBe(before);
@@ -75,6 +78,11 @@ describe('the fingerprint of the inputs', () => {
       ['packages/core/src/index.ts', 'export const b = 3;\n'],
       ['examples/demo.ts', 'export const a = 2;\n'],
       ['package-lock.json', '{ "lockfileVersion": 3 }'],
+      ['packages/core/package.json', '{ "name": "@weft/core", "version": "0.2.0" }'],
+      ['packages/core/src/messages.json', '{ "hello": "hi" }'],
+      ['examples/data/fixture.json', '{ "a": 1 }'],
+      ['examples/tsconfig.json', '{ "compilerOptions": { "strict": true } }'],
+      ['packages/tsconfig.base.json', '{ "compilerOptions": { "strict": true } }'],
     ] as const) {
       const previous = hoverInputsFingerprint(site);
       write(file, text);

@@ -54,7 +54,7 @@ describe('remarkDiagrams', () => {
     expect(isDiagramUrl('https://example.com/diagrams/flow.svg')).toBe(false);
   });
 
-  it('turns a narrow diagram into a captioned figure with the description as alt text', () => {
+  it('turns a narrow diagram into a captioned figure with the description as alt text [claim:cg-diagram-figure]', () => {
     const figure = run(pageWith(300));
     expect(figure).toMatchObject({ type: 'mdxJsxFlowElement', name: 'figure' });
     expect(attribute(figure, 'className')).toBe('weft-diagram');
@@ -66,12 +66,17 @@ describe('remarkDiagrams', () => {
     expect(caption).toMatchObject({ name: 'figcaption', children: [{ value: 'The flow' }] });
   });
 
-  it('keeps alt text written in the page', () => {
+  it('keeps alt text written in the page [claim:cg-diagram-figure]', () => {
     const figure = run(pageWith(300), 'Written by the author');
     expect(attribute(figure.children?.[0], 'alt')).toBe('Written by the author');
   });
 
-  it('puts a wide diagram in a focusable, labelled region with a minimum width', () => {
+  it('scrolls a diagram sideways from 481 px wide, and leaves one of 480 px as it is [claim:cg-diagram-figure]', () => {
+    expect(attribute(run(pageWith(480)), 'className')).toBe('weft-diagram');
+    expect(attribute(run(pageWith(481)), 'className')).toBe('weft-diagram weft-diagram--wide');
+  });
+
+  it('puts a wide diagram in a focusable, labelled region with a minimum width [claim:cg-diagram-figure]', () => {
     const figure = run(pageWith(WIDE_DIAGRAM_PX + 200));
     expect(attribute(figure, 'className')).toBe('weft-diagram weft-diagram--wide');
     const region = figure.children?.[0];

@@ -274,7 +274,7 @@ export const LEAN_CLIENT_ROWS: readonly LeanClientRow[] = [
       loader: 'src/plugins/lean-client/client-site-config-loader.cjs',
     },
     replaces:
-      "the browser's copy of the generated `.docusaurus/docusaurus.config.mjs`, without the plugin, preset and Markdown options",
+      "the browser's copy of the generated `.docusaurus/docusaurus.config.mjs`, without the keys only the build reads: the plugins', presets' and themes' options, the Markdown options, the head tags, scripts and stylesheets, and the rest of the loader's `SERVER_ONLY_KEYS`",
     why: 'Docusaurus serialises the whole config into the entry bundle; those options are read only by the build',
     claims: ['cg-size-site-config-keys'],
     alsoTested:

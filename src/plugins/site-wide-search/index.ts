@@ -13,10 +13,10 @@ import path from 'node:path';
 import type { Plugin } from '@docusaurus/types';
 
 /** Module requests of the search plugin that resolve to its generated options. */
-const generatedOptionsRequest = /utils[\\/]proxiedGenerated(\.js)?$/;
+export const generatedOptionsRequest = /utils[\\/]proxiedGenerated(\.js)?$/;
 
 /** The directory of the search plugin's navbar search box (not its search page). */
-const searchBarDir =
+export const searchBarDir =
   /docusaurus-search-local[\\/]dist[\\/]client[\\/]client[\\/]theme[\\/]SearchBar$/;
 
 const optionsWithoutContexts = path.join(__dirname, 'options-without-contexts.ts');

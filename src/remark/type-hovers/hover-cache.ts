@@ -48,7 +48,8 @@ const INPUT_FILES = [
   'src/remark/type-hovers/hover-cache.ts',
 ];
 const SOURCE_FILE = /\.(?:ts|tsx|mts|cts|json)$/;
-const SKIPPED_FOLDERS = new Set(['node_modules', 'dist', 'data']);
+// Installed and built files only: any other folder may hold a file a sample imports.
+const SKIPPED_FOLDERS = new Set(['node_modules', 'dist']);
 
 function listSources(folder: string, into: string[]): void {
   for (const entry of readdirSync(folder, { withFileTypes: true })) {
