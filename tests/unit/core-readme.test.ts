@@ -52,13 +52,27 @@ async function shownOptions(): Promise<ShownOption[]> {
   });
 }
 
-/** The sub-option names of an object option, past its `.default()` and `.optional()`. */
-function subOptionNames(name: string): string[] {
+/** The sub-options of an object option, past its `.default()` and `.optional()`. */
+function subOptions(name: string): Record<string, z.ZodType> {
   let schema = (optionsSchema.shape as Record<string, z.ZodType>)[name];
   while (schema && (schema.def as { innerType?: z.ZodType }).innerType) {
     schema = (schema.def as { innerType?: z.ZodType }).innerType;
   }
-  return schema?.def.type === 'object' ? Object.keys((schema as z.ZodObject).shape) : [];
+  return schema?.def.type === 'object' ? (schema as z.ZodObject).shape : {};
+}
+
+function subOptionNames(name: string): string[] {
+  return Object.keys(subOptions(name));
+}
+
+/**
+ * The default the configuration reference shows for a sub-option the schema leaves unset but
+ * the runtime fills in (`bulkhead.maxConcurrent`) or treats as off (`server.cors`); `none` means
+ * it has none.
+ */
+function defaultLabel(name: string, sub: string): string | undefined {
+  const label = subOptions(name)[sub]?.meta()?.defaultLabel;
+  return typeof label === 'string' && label !== 'none' ? label : undefined;
 }
 
 /** Whether the README's words for a value show the schema's default. */
@@ -119,7 +133,7 @@ describe('the core README', () => {
     expect(names.sort()).toEqual(Object.keys(optionsSchema.shape).sort());
   });
 
-  it('shows the default the schema applies for each option it gives one for, and every sub-option of the options it details [claim:core-readme-options]', async () => {
+  it('shows the default the schema applies for each option it gives one for, and every sub-option of the options it details, with the default the runtime computes for one the schema leaves unset [claim:core-readme-options]', async () => {
     for (const { name, details } of await shownOptions()) {
       if (details === undefined || name === 'logger') continue;
       const expected = defaults[name];
@@ -134,7 +148,11 @@ describe('the core README', () => {
         const nested = expected as Record<string, unknown>;
         expect(subOptionNames(name), `${name}.${subName} is an option`).toContain(subName);
         shownSubs.push(subName);
-        if (value !== undefined) {
+        const label = nested[subName] === undefined ? defaultLabel(name, subName) : undefined;
+        if (label !== undefined) {
+          // A default the runtime computes is shown too: left out, it reads as no limit.
+          expect(value?.replace(/`/g, ''), `${name}.${subName}`).toBe(label.replace(/`/g, ''));
+        } else if (value !== undefined) {
           expect(shows(value, nested[subName]), `${name}.${subName} (${value})`).toBe(true);
         }
       }

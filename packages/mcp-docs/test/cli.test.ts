@@ -187,7 +187,7 @@ describe('the weft-docs-mcp command: stdout belongs to the protocol', () => {
     expect(stderr).toBe(USAGE);
   });
 
-  it('over --http, says where it listens on stderr, answers the SDK client and exits 0 on SIGTERM', async () => {
+  it('over --http, says where it listens on stderr, answers the SDK client from the bundle --data names and exits 0 on SIGTERM [claim:mcp-docs-readme-data]', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'weft-mcp-cli-'));
     const data = join(dir, 'bundle.json');
     await writeFile(data, JSON.stringify(bundle));
@@ -202,6 +202,8 @@ describe('the weft-docs-mcp command: stdout belongs to the protocol', () => {
       const client = new Client({ name: 'weft-docs-test', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(new URL(url)));
       clients.push(client);
+      // The test bundle's version, not the package's own: --data holds over HTTP as well.
+      expect(client.getServerVersion()?.version).toBe('9.9.9');
       expect((await call(client, 'get_api_symbol', { name: 'Runtime' })).text).toContain(
         '# Runtime (class, @weft/core)',
       );

@@ -666,7 +666,7 @@ describe('bulkhead slots and deadlines', () => {
     expect((await hung).status).toBe('failed');
   });
 
-  it('without a limits entry for the store, holds its calls to maxConcurrent, by default one less than the workers [claim:task-hung-store-others-run] [claim:mpm-hung-store-others] [claim:index-trigger-store-bulkhead]', async () => {
+  it('without a limits entry for the store, holds its calls to maxConcurrent, by default one less than the workers [claim:core-readme-options] [claim:task-hung-store-others-run] [claim:mpm-hung-store-others] [claim:index-trigger-store-bulkhead]', async () => {
     // Recording the trigger of a task in space `a` never returns; every other write does.
     const runtime = await echoOverHangingStore('trigger', {
       taskTimeoutMs: 1_500,
@@ -753,7 +753,7 @@ describe('bulkhead slots and deadlines', () => {
     expect(next.historyUnavailable).toBeUndefined();
   }, 20_000);
 
-  it('runs every task with a single worker (the default limit is then 1) [claim:prod-bulkhead-one] [claim:index-bulkhead-default]', async () => {
+  it('runs every task with a single worker (the default limit is then 1) [claim:core-readme-options] [claim:prod-bulkhead-one] [claim:index-bulkhead-default]', async () => {
     const { runtime } = await startedRuntime({
       responses: planner(['echo', 'reply']),
       options: { scheduler: { concurrency: 1 } },
