@@ -828,7 +828,7 @@ describe('ChatPlugin: a slow body not sent as JSON', () => {
 });
 
 describe('ChatPlugin: oversized chunk extensions on a body not sent as JSON', () => {
-  it('lets the route answer such a body first, asking authenticate, and sends the 413 after it on the same connection [claim:chat-readme-431]', async () => {
+  it('lets the route answer such a body first, asking authenticate, and sends the 413 after it on the same connection, or in its place when the whole request arrives at once [claim:chat-readme-431] [claim:httpchat-row-413-other-type]', async () => {
     let asked = 0;
     const { model, runtime } = await boot({
       authenticate: () => {
@@ -852,6 +852,26 @@ describe('ChatPlugin: oversized chunk extensions on a body not sent as JSON', ()
     const [second] = await answers.next(1);
     expect(second?.status).toBe(413);
     expect((JSON.parse(second?.body ?? '{}') as Answer).error.code).toBe('WEFT_BAD_REQUEST');
+
+    // The same request in one write: the route still runs, asking authenticate, but the 413
+    // is the one answer.
+    const whole = tcpConnect(Number(port), hostname);
+    sockets.push(whole);
+    const wholeAnswers = answersOf(whole);
+    let received = '';
+    whole.on('data', (chunk: string) => {
+      received += chunk;
+    });
+    whole.write(
+      `POST /chat HTTP/1.1\r\nHost: ${host}\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n2;a=${'b'.repeat(20_000)}\r\n{}\r\n0\r\n\r\n`,
+    );
+    const [only] = await wholeAnswers.next(1);
+    expect(only?.status).toBe(413);
+    expect((JSON.parse(only?.body ?? '{}') as Answer).error.code).toBe('WEFT_BAD_REQUEST');
+    expect(asked).toBe(2);
+    // No 400 of the route before or after it.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(received.match(/^HTTP\/1\.1 \d{3}/gm)).toEqual(['HTTP/1.1 413']);
     expect(model.requests).toHaveLength(0);
   });
 });
