@@ -57,6 +57,7 @@ export const DOCS_TESTS = [
     // alone fails them. tests/unit/check-docs.test.ts finds such tests and fails on one left out.
     [
       'tests/unit/chat-warning-text',
+      'tests/unit/http-chat-answers',
       'tests/unit/ci-workflow',
       'tests/unit/contribution-files',
       'tests/unit/installation-pack',

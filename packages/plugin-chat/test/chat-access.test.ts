@@ -569,7 +569,7 @@ describe('ChatPlugin behind the server’s Origin check', () => {
 });
 
 describe('ChatPlugin: what the runtime’s server answers before the route', () => {
-  it('answers 400, 413, 415, 431, 403, 404 and 408 in the error shape with X-Request-Id, never asking authenticate nor running a task [claim:chat-readme-authenticate-after-parser] [claim:chat-413] [claim:chat-415] [claim:chat-403-server] [claim:chat-readme-404-408] [claim:chat-readme-400-http] [claim:httpchat-server-answers] [claim:httpchat-row-400-server] [claim:httpchat-row-403-server] [claim:httpchat-row-404] [claim:httpchat-row-408] [claim:httpchat-row-413] [claim:httpchat-row-415] [claim:httpchat-row-431] [claim:httpchat-413] [claim:httpchat-authenticate-row] [claim:chat-readme-431]', async () => {
+  it('answers 400, 413, 415, 431, 403, 404, 408, 501 and 505 in the error shape with X-Request-Id, never asking authenticate nor running a task [claim:httpchat-row-501] [claim:httpchat-row-505] [claim:chat-readme-authenticate-after-parser] [claim:chat-413] [claim:chat-415] [claim:chat-403-server] [claim:chat-readme-404-408] [claim:chat-readme-400-http] [claim:httpchat-server-answers] [claim:httpchat-row-400-server] [claim:httpchat-row-403-server] [claim:httpchat-row-404] [claim:httpchat-row-408] [claim:httpchat-row-413] [claim:httpchat-row-415] [claim:httpchat-row-431] [claim:httpchat-413] [claim:httpchat-authenticate-row] [claim:chat-readme-431]', async () => {
     let asked = 0;
     const { model, runtime } = await boot(
       {
@@ -630,6 +630,20 @@ describe('ChatPlugin: what the runtime’s server answers before the route', () 
       method: await raw(`GET /chat HTTP/1.1\r\nHost: ${host}\r\n\r\n`),
       noHost: await post(json, body('hi')),
       emptyHost: await post(`Host:\r\n${json}`, body('hi')),
+      twoHosts: await post(`Host: ${host}\r\nHost: ${host}\r\n${json}`, body('hi')),
+      // A request line that names its host itself, with user information.
+      userInfo: await raw(
+        `POST http://ada@${host}/chat HTTP/1.1\r\nHost: ${host}\r\n${json}Content-Length: 2\r\n\r\n{}`,
+      ),
+      // A transfer coding the server does not decode, before chunked.
+      gzipChunked: await raw(
+        `POST /chat HTTP/1.1\r\nHost: ${host}\r\n${json}Transfer-Encoding: gzip, chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n`,
+      ),
+      // HTTP versions Node.js parses and the server does not speak.
+      http2: await raw(
+        `POST /chat HTTP/2.0\r\nHost: ${host}\r\n${json}Content-Length: 2\r\n\r\n{}`,
+      ),
+      http09: await raw(`POST /chat HTTP/0.9\r\nHost: ${host}\r\n\r\n`),
       notHttp: await raw('HELLO /chat\r\n\r\n'),
       // Headers that never end: the blank line after them never comes.
       slowHeaders: await raw(`POST /chat HTTP/1.1\r\nHost: ${host}\r\n${json}`),
@@ -659,6 +673,11 @@ describe('ChatPlugin: what the runtime’s server answers before the route', () 
       method: [404, 'WEFT_NOT_FOUND'],
       noHost: [400, 'WEFT_BAD_REQUEST'],
       emptyHost: [400, 'WEFT_BAD_REQUEST'],
+      twoHosts: [400, 'WEFT_BAD_REQUEST'],
+      userInfo: [400, 'WEFT_BAD_REQUEST'],
+      gzipChunked: [501, 'WEFT_BAD_REQUEST'],
+      http2: [505, 'WEFT_BAD_REQUEST'],
+      http09: [505, 'WEFT_BAD_REQUEST'],
       notHttp: [400, 'WEFT_BAD_REQUEST'],
       slowHeaders: [408, 'WEFT_BAD_REQUEST'],
       slow: [408, 'WEFT_BAD_REQUEST'],
@@ -809,7 +828,7 @@ describe('ChatPlugin: a slow body not sent as JSON', () => {
 });
 
 describe('ChatPlugin: oversized chunk extensions on a body not sent as JSON', () => {
-  it('lets the route answer such a body first, asking authenticate, and sends the 413 after it on the same connection [claim:chat-readme-431]', async () => {
+  it('lets the route answer such a body first, asking authenticate, and sends the 413 after it on the same connection, or in its place when the whole request arrives at once [claim:chat-readme-431] [claim:httpchat-row-413-other-type]', async () => {
     let asked = 0;
     const { model, runtime } = await boot({
       authenticate: () => {
@@ -833,6 +852,26 @@ describe('ChatPlugin: oversized chunk extensions on a body not sent as JSON', ()
     const [second] = await answers.next(1);
     expect(second?.status).toBe(413);
     expect((JSON.parse(second?.body ?? '{}') as Answer).error.code).toBe('WEFT_BAD_REQUEST');
+
+    // The same request in one write: the route still runs, asking authenticate, but the 413
+    // is the one answer.
+    const whole = tcpConnect(Number(port), hostname);
+    sockets.push(whole);
+    const wholeAnswers = answersOf(whole);
+    let received = '';
+    whole.on('data', (chunk: string) => {
+      received += chunk;
+    });
+    whole.write(
+      `POST /chat HTTP/1.1\r\nHost: ${host}\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n2;a=${'b'.repeat(20_000)}\r\n{}\r\n0\r\n\r\n`,
+    );
+    const [only] = await wholeAnswers.next(1);
+    expect(only?.status).toBe(413);
+    expect((JSON.parse(only?.body ?? '{}') as Answer).error.code).toBe('WEFT_BAD_REQUEST');
+    expect(asked).toBe(2);
+    // No 400 of the route before or after it.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(received.match(/^HTTP\/1\.1 \d{3}/gm)).toEqual(['HTTP/1.1 413']);
     expect(model.requests).toHaveLength(0);
   });
 });
