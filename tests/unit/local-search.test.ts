@@ -45,7 +45,9 @@ const {
   SEARCH_WORKER_MODULE,
   EMPTY_TEMPLATE_MODULE,
   INDEX_SOURCES,
+  searchIndexCacheSettings,
 } = await import('../../src/plugins/local-search');
+const { sourcesHash } = await import('../../src/plugins/shared/output-cache');
 const { DEFINITIONS_ENTRY } = await import('../../src/plugins/local-search/site-pages');
 
 let siteDir: string;
@@ -121,6 +123,17 @@ describe('the search index cache', () => {
     );
     expect(imported.length).toBeGreaterThan(0);
     expect([...INDEX_SOURCES].sort()).toEqual([entry, ...imported].sort());
+  });
+
+  it("keys the index on the versions of the search plugin, lunr and the HTML parser, the options and the site's code that shapes it [claim:cg-output-cache-key]", () => {
+    const options = { language: ['en'] };
+    const settings = searchIndexCacheSettings(context(), options as never);
+    expect(Object.keys(settings.versions).sort()).toEqual(
+      ['@easyops-cn/docusaurus-search-local', 'cheerio', 'lunr', 'lunr-languages'].sort(),
+    );
+    for (const version of Object.values(settings.versions)) expect(version).toMatch(/^\d+\.\d+/);
+    expect(settings.options).toEqual(options);
+    expect(settings.code).toBe(sourcesHash(INDEX_SOURCES));
   });
 
   it('indexes again when the search options change', async () => {

@@ -9,8 +9,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LoadContext, Plugin } from '@docusaurus/types';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import socialCards from '../../src/plugins/social-cards';
+import socialCards, {
+  cardCacheFile,
+  PNG_OPTIONS,
+  sharpVersion,
+} from '../../src/plugins/social-cards';
 import { socialCardPath } from '../../src/plugins/social-cards/card-path';
+import { cardSvg } from '../../src/plugins/social-cards/template';
 
 describe('the social cards between builds', () => {
   let siteDir: string;
@@ -60,5 +65,31 @@ describe('the social cards between builds', () => {
     const cached = readdirSync(cacheDir());
     expect(cached).toHaveLength(1);
     expect(cached).not.toContain(first);
+  }, 30_000);
+
+  it("names a cached card by its SVG, sharp's version and the PNG settings [claim:cg-social-card-cache]", async () => {
+    await build('Getting started');
+    const text = {
+      title: 'Getting started',
+      section: 'Documentation',
+      siteTitle: 'Weft',
+      siteHost: 'example.org',
+    };
+    const svg = cardSvg(text);
+    // The plugin's cache file is the one these inputs name.
+    expect(readdirSync(cacheDir())).toEqual([cardCacheFile(svg, sharpVersion())]);
+    const name = cardCacheFile(svg, '1.0.0');
+    expect(cardCacheFile(svg, '1.0.0'), 'nothing changed').toBe(name);
+    expect(cardCacheFile(svg, '1.0.1'), "sharp's version").not.toBe(name);
+    expect(
+      cardCacheFile(svg, '1.0.0', { ...PNG_OPTIONS, compressionLevel: 6 }),
+      'PNG settings',
+    ).not.toBe(name);
+    expect(cardCacheFile(cardSvg({ ...text, section: 'API' }), '1.0.0'), 'the section').not.toBe(
+      name,
+    );
+    expect(cardCacheFile(cardSvg({ ...text, title: 'Other' }), '1.0.0'), 'the title').not.toBe(
+      name,
+    );
   }, 30_000);
 });

@@ -19,6 +19,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LoadContext, Plugin } from '@docusaurus/types';
+import { DEV_API_PAGES_COMMAND } from '../../config/api-in-dev-command';
 import {
   currentSourceHash,
   filesUnder,
@@ -82,15 +83,20 @@ async function emptyDir(dir: string): Promise<void> {
 
 const WATCH_FIRST_OUTPUT_TIMEOUT_MS = 180_000;
 
-const STAND_IN_PAGE = `---
+/**
+ * The page a build with `TYPEDOC=false` shows at /api/ when no earlier run left pages. Plain
+ * `npm start` does not generate the reference either (src/config/api-in-dev.ts), so it is not
+ * offered.
+ */
+export const STAND_IN_PAGE = `---
 title: API reference
 ---
 
 # API reference
 
 This local build skipped the API reference because \`TYPEDOC=false\` was set.
-Run \`npm start\` or \`npm run build\` without it to generate the reference from
-\`${API_ENTRY_POINT}\`.
+Run \`npm run build\`, or \`${DEV_API_PAGES_COMMAND}\`, without it to generate the reference
+from \`${API_ENTRY_POINT}\`.
 `;
 
 async function writeStandIn(outDir: string): Promise<void> {

@@ -127,6 +127,28 @@ function versionAt(dir: string): string {
   return (JSON.parse(manifest) as { version: string }).version;
 }
 
+/**
+ * What the index files depend on besides the built pages, for their cache key: the versions of
+ * the search plugin and of the packages that shape its index, the plugin's options, the site's
+ * address and the site's own modules that shape the files (by their sources' hash).
+ */
+export function searchIndexCacheSettings(
+  context: LoadContext,
+  options: SearchOptions,
+): { versions: Record<string, string>; options: SearchOptions; site: unknown; code: string } {
+  const searchDir = packageDir(SEARCH_PACKAGE, __dirname);
+  const { url, baseUrl, trailingSlash } = context.siteConfig;
+  return {
+    versions: Object.fromEntries([
+      [SEARCH_PACKAGE, versionAt(searchDir)],
+      ...INDEX_DEPENDENCIES.map((pkg) => [pkg, versionAt(packageDir(pkg, searchDir))]),
+    ]) as Record<string, string>,
+    options,
+    site: { url, baseUrl, trailingSlash },
+    code: sourcesHash(INDEX_SOURCES),
+  };
+}
+
 export default function cachedSearchIndex(
   context: LoadContext,
   options: SearchOptions,
@@ -136,17 +158,8 @@ export default function cachedSearchIndex(
   if (!postBuild) {
     throw new Error(`local-search: ${SEARCH_PACKAGE} no longer builds its index in postBuild.`);
   }
-  const searchDir = packageDir(SEARCH_PACKAGE, __dirname);
-  const { url, baseUrl, trailingSlash } = context.siteConfig;
-  const settings = {
-    versions: Object.fromEntries([
-      [SEARCH_PACKAGE, versionAt(searchDir)],
-      ...INDEX_DEPENDENCIES.map((pkg) => [pkg, versionAt(packageDir(pkg, searchDir))]),
-    ]),
-    options,
-    site: { url, baseUrl, trailingSlash },
-    code: sourcesHash(INDEX_SOURCES),
-  };
+  const { baseUrl } = context.siteConfig;
+  const settings = searchIndexCacheSettings(context, options);
   const { configureWebpack } = search;
   return {
     ...search,

@@ -67,23 +67,36 @@ export function sectionOf(routePath: string, options: SocialCardsOptions): strin
   );
 }
 
-const PNG_OPTIONS = { compressionLevel: 9 } as const;
+export const PNG_OPTIONS = { compressionLevel: 9 } as const;
 
 /** The installed sharp's version: a new libvips may draw the same SVG differently. */
-function sharpVersion(): string {
+export function sharpVersion(): string {
   const manifest = readFileSync(require.resolve('sharp/package.json'), 'utf8');
   return (JSON.parse(manifest) as { version: string }).version;
+}
+
+/**
+ * The cache file of a card: named by a hash of everything that shapes its PNG, the SVG (the
+ * template with the page's title and section), sharp's version and the PNG settings.
+ */
+export function cardCacheFile(
+  svg: string,
+  version: string,
+  pngOptions: Readonly<Record<string, unknown>> = PNG_OPTIONS,
+): string {
+  const renderer = `sharp@${version} ${JSON.stringify(pngOptions)}`;
+  const key = createHash('sha256').update(renderer).update('\0').update(svg).digest('hex');
+  return `${key.slice(0, 32)}.png`;
 }
 
 export default function socialCards(context: LoadContext, options: SocialCardsOptions): Plugin {
   const { siteConfig } = context;
   const cacheDir = path.join(context.siteDir, '.cache', 'social-cards');
-  const renderer = `sharp@${sharpVersion()} ${JSON.stringify(PNG_OPTIONS)}`;
+  const version = sharpVersion();
 
   /** Draws (or copies from the cache) one card; returns its cache file name. */
   async function drawCard(svg: string, target: string): Promise<string> {
-    const key = createHash('sha256').update(renderer).update('\0').update(svg).digest('hex');
-    const cacheFile = `${key.slice(0, 32)}.png`;
+    const cacheFile = cardCacheFile(svg, version);
     const cached = path.join(cacheDir, cacheFile);
     await mkdir(path.dirname(target), { recursive: true });
     if (existsSync(cached)) {
