@@ -52,7 +52,7 @@ function answerOf(received: string): { status: number; code: string; message: st
 }
 
 describe('ServerManager and requests it does not speak', () => {
-  it('answers 505 WEFT_BAD_REQUEST to a request line naming HTTP/2.0 or HTTP/0.9, runs no route and closes the connection, once the host check has passed; HTTP/1.2 is not HTTP to the parser (400) [claim:trig-501-505-row] [claim:httpchat-row-505] [claim:prod-http-version] [claim:errors-505-http-version] [claim:errors-5xx-message-generic]', async () => {
+  it('answers 505 WEFT_BAD_REQUEST to a request line naming HTTP/2.0 or HTTP/0.9, runs no route and closes the connection, once the host check has passed; HTTP/1.2 is not HTTP to the parser (400) [claim:trig-501-505-row] [claim:httpchat-row-505] [claim:chat-readme-501-505] [claim:prod-http-version] [claim:errors-505-http-version] [claim:errors-5xx-message-generic]', async () => {
     const { port, ran } = await serve();
     for (const version of ['2.0', '0.9']) {
       const received = await exchange(
@@ -91,7 +91,7 @@ describe('ServerManager and requests it does not speak', () => {
     expect(ran).toEqual(['GET', 'GET']);
   });
 
-  it('answers 501 WEFT_BAD_REQUEST to a body with a transfer coding other than chunked, runs no route and closes the connection, once the host check has passed [claim:trig-501-505-row] [claim:httpchat-row-501] [claim:prod-transfer-coding] [claim:errors-501-transfer-coding] [claim:errors-5xx-message-generic]', async () => {
+  it('answers 501 WEFT_BAD_REQUEST to a body with a transfer coding other than chunked, runs no route and closes the connection, once the host check has passed [claim:trig-501-505-row] [claim:httpchat-row-501] [claim:chat-readme-501-505] [claim:prod-transfer-coding] [claim:errors-501-transfer-coding] [claim:errors-5xx-message-generic]', async () => {
     const { port, ran } = await serve();
     const gzipped = gzipSync(JSON.stringify({ text: 'hello' }));
     const body = Buffer.concat([

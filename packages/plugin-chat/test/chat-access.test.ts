@@ -569,7 +569,7 @@ describe('ChatPlugin behind the server’s Origin check', () => {
 });
 
 describe('ChatPlugin: what the runtime’s server answers before the route', () => {
-  it('answers 400, 413, 415, 431, 403, 404, 408, 501 and 505 in the error shape with X-Request-Id, never asking authenticate nor running a task [claim:httpchat-row-501] [claim:httpchat-row-505] [claim:chat-readme-authenticate-after-parser] [claim:chat-413] [claim:chat-415] [claim:chat-403-server] [claim:chat-readme-404-408] [claim:chat-readme-400-http] [claim:httpchat-server-answers] [claim:httpchat-row-400-server] [claim:httpchat-row-403-server] [claim:httpchat-row-404] [claim:httpchat-row-408] [claim:httpchat-row-413] [claim:httpchat-row-415] [claim:httpchat-row-431] [claim:httpchat-413] [claim:httpchat-authenticate-row] [claim:chat-readme-431]', async () => {
+  it('answers 400, 413, 415, 431, 403, 404, 408, 501 and 505 in the error shape with X-Request-Id, never asking authenticate nor running a task [claim:httpchat-row-501] [claim:chat-readme-501-505] [claim:httpchat-row-505] [claim:chat-readme-authenticate-after-parser] [claim:chat-413] [claim:chat-415] [claim:chat-403-server] [claim:chat-readme-404-408] [claim:chat-readme-400-http] [claim:httpchat-server-answers] [claim:httpchat-row-400-server] [claim:httpchat-row-403-server] [claim:httpchat-row-404] [claim:httpchat-row-408] [claim:httpchat-row-413] [claim:httpchat-row-415] [claim:httpchat-row-431] [claim:httpchat-413] [claim:httpchat-authenticate-row] [claim:chat-readme-431]', async () => {
     let asked = 0;
     const { model, runtime } = await boot(
       {
