@@ -8,7 +8,6 @@ import path from 'node:path';
 import { Runtime, WeftError } from '@weft/core';
 import { ChatPlugin } from '@weft/plugin-chat';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
-import { PACKAGES_ON_NPM } from '@weft-internal/docs-model/catalogue/model';
 import { describe, expect, it, vi } from 'vitest';
 import { silentLogger } from './core/fixtures.js';
 
@@ -61,20 +60,6 @@ describe('installing @weft/plugin-chat', () => {
     });
     expect(Object.keys(manifest('plugin-chat').dependencies ?? {})).not.toContain('express');
     expect(Object.keys(manifest('plugin-chat').dependencies ?? {})).not.toContain('cors');
-  });
-
-  it('sends the reader to a clone while the packages are not on the npm registry [claim:httpchat-install-from-clone]', () => {
-    // The first release sets PACKAGES_ON_NPM (libs/docs-model/catalogue/model.ts): the sentence
-    // goes in the same change.
-    expect(PACKAGES_ON_NPM).toBe(false);
-    const page = read('docs/building-plugins/http-chat.md');
-    expect(page).toContain(
-      'Until the Weft packages are published to the npm registry, that line cannot install them: install them from a clone, as [Installation](../installation.md#today-from-a-clone) shows.',
-    );
-    expect(read('docs/installation.md')).toMatch(/^## Today: from a clone$/m);
-    expect(read('docs/installation.md')).toContain(
-      "Weft's packages are **not published to the npm registry yet**.",
-    );
   });
 
   it('without express, fails Runtime.init with WEFT_INVALID_CONFIG naming the chat plugin and the install command [claim:httpchat-without-express]', async () => {

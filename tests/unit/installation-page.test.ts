@@ -17,6 +17,7 @@ import {
 import { renderProject } from '../../packages/create-weft/src/templates';
 import { weftPackagesFor } from '../../packages/create-weft/src/weft-packages';
 import { MAJOR_SUITES } from '../../scripts/test-node-versions';
+import { PACKAGES_ON_NPM } from '@weft-internal/docs-model/catalogue/model';
 import { codeRows, readDoc } from './support/doc-tables';
 
 // The tables of docs/installation.md, held to the repository: "What your project installs itself"
@@ -514,6 +515,45 @@ describe("the clone's npm ci on Node.js 20 and 22.12", () => {
         refusing.filter(([location]) => installed.has(location)).map(([location]) => location),
         entry.name,
       ).toEqual([]);
+    }
+  });
+});
+
+describe('install lines on the other pages', () => {
+  const SENT_TO_CLONE =
+    'Until the Weft packages are published to the npm registry, that line cannot install them: install them from a clone, as [Installation](../installation.md#today-from-a-clone) shows.';
+  /** Every page but Installation whose code blocks install a Weft package from the registry. */
+  const pagesWithInstallLines = readdirSync(path.join(root, 'docs'), {
+    recursive: true,
+    encoding: 'utf8',
+  })
+    .filter((file) => file.endsWith('.md') && file !== 'installation.md')
+    .filter((file) =>
+      /^npm install (-D )?[^\n]*@weft\//m.test(readFileSync(path.join(root, 'docs', file), 'utf8')),
+    );
+
+  it('finds the pages that show such a line', () => {
+    expect(pagesWithInstallLines).toEqual(
+      expect.arrayContaining([
+        path.join('building-plugins', 'http-chat.md'),
+        path.join('building-plugins', 'mcp-tools.md'),
+        path.join('building-plugins', 'websocket-chat.md'),
+      ]),
+    );
+  });
+
+  it('send the reader to a clone right after the line while the packages are not on the registry [claim:httpchat-install-from-clone] [claim:wsdoc-install-from-clone] [claim:mcpdoc-install-from-clone]', () => {
+    // The first release sets PACKAGES_ON_NPM (libs/docs-model/catalogue/model.ts): these
+    // sentences go in the same change.
+    expect(PACKAGES_ON_NPM).toBe(false);
+    expect(readDoc('installation.md')).toMatch(/^## Today: from a clone$/m);
+    for (const file of pagesWithInstallLines) {
+      const page = readFileSync(path.join(root, 'docs', file), 'utf8');
+      const afterBlock =
+        /^npm install (-D )?[^\n]*@weft\/[^\n]*\n```\n\n([^\n]*)/m.exec(page)?.[2] ?? '';
+      expect(afterBlock.startsWith(SENT_TO_CLONE), `docs/${file}: after its install line`).toBe(
+        true,
+      );
     }
   });
 });
