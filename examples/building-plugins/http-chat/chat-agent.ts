@@ -1,6 +1,10 @@
-import { Runtime, type MemoryProvider, type ModelProvider } from '@weft/core';
+import {
+  Runtime,
+  type MemoryProvider,
+  type ModelProvider,
+  type RuntimeOptions,
+} from '@weft/core';
 import { ChatPlugin, type ChatPluginOptions } from '@weft/plugin-chat';
-import type { Logger } from 'pino';
 
 /** Where the agent takes chat messages: `POST /chat`. */
 export const CHAT_PATH = '/chat';
@@ -42,7 +46,11 @@ export async function startChatAgent(
   model: ModelProvider,
   memory: MemoryProvider,
   tokens: ReadonlyMap<string, string>,
-  options: { port?: number; taskTimeoutMs?: number; logger?: Logger } = {},
+  options: {
+    port?: number;
+    taskTimeoutMs?: number;
+    logger?: RuntimeOptions['logger'];
+  } = {},
 ): Promise<Runtime> {
   const runtime = await Runtime.init({
     models: [model],

@@ -1,6 +1,10 @@
-import { Runtime, type MemoryProvider, type ModelProvider } from '@weft/core';
+import {
+  Runtime,
+  type MemoryProvider,
+  type ModelProvider,
+  type RuntimeOptions,
+} from '@weft/core';
 import { WebSocketPlugin } from '@weft/plugin-websocket';
-import type { Logger } from 'pino';
 
 /**
  * Starts an agent that web and app clients chat with over a websocket. Browsers cannot set
@@ -11,7 +15,7 @@ export async function startChatSocket(
   model: ModelProvider,
   memory: MemoryProvider,
   sessions: ReadonlyMap<string, string>,
-  options: { port?: number; logger?: Logger } = {},
+  options: { port?: number; logger?: RuntimeOptions['logger'] } = {},
 ): Promise<{ runtime: Runtime; chat: WebSocketPlugin }> {
   const chat = new WebSocketPlugin({
     port: options.port ?? 3001,
