@@ -5,8 +5,8 @@
  * the end it prints how long each phase took and the processor time it used (where /proc counts
  * it), and what this run's figures make of CI's jobs, which run side by side: the wall time of a
  * full pull request (the longest job) and of one that changes only docs. Last come the lines that
- * say what failed in each failed phase, and why packing failed if it did, where a log's tail (all CI keeps)
- * shows them.
+ * say what failed in each failed phase, and why packing failed if it did, where a log's tail (all
+ * CI keeps) shows them.
  *
  * Run: npm test. One or more phases: npm test -- test:unit build.
  */
