@@ -156,6 +156,14 @@ describe('npm test', () => {
     expect(ran).toEqual(['test:build']);
   }, 60_000);
 
+  it('lets a phase already running beside the failing one finish [claim:cg-npm-test-phases]', async () => {
+    // lint and typecheck share a step: lint fails, typecheck still runs to its end and passes.
+    const { status, ran, stdout } = await npmTest(['lint', 'typecheck'], 'lint', 'typecheck');
+    expect(status).toBe(1);
+    expect(ran.sort()).toEqual(['lint', 'typecheck']);
+    expect(stdout).toMatch(/late output of typecheck\n===== typecheck: passed/);
+  }, 60_000);
+
   it.skipIf(process.platform === 'win32')(
     'runs the lanes beside the first at a lower priority, the first at its own [claim:cg-test-lane-priority]',
     async () => {
