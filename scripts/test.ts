@@ -5,7 +5,8 @@
  * the end it prints how long each phase took and the processor time it used (where /proc counts
  * it), and what this run's figures make of CI's jobs, which run side by side: the wall time of a
  * full pull request (the longest job) and of one that changes only docs. Last come the lines that
- * say what failed in each failed phase, where a log's tail (all CI keeps) shows them.
+ * say what failed in each failed phase, and why packing failed if it did, where a log's tail (all
+ * CI keeps) shows them.
  *
  * Run: npm test. One or more phases: npm test -- test:unit build.
  */
@@ -202,8 +203,17 @@ function printSummary(outcomes: readonly Outcome[], stages: readonly StageTime[]
   }
 }
 
-/** What failed in each failed phase, told again after the summary. */
-function printFailures(outcomes: readonly Outcome[]): void {
+/**
+ * What failed in each failed phase, told again after the summary, and why packing failed when it
+ * did: no phase's output holds that, and the log's tail would otherwise end with no failure named.
+ */
+function printFailures(outcomes: readonly Outcome[], packingError: string | undefined): void {
+  if (packingError !== undefined) {
+    console.log(
+      '\nWhat failed in packing the packages (before the tarball phases, none of which ran):',
+    );
+    console.log(packingError.replace(/^/gm, '  '));
+  }
   for (const { phase, output } of outcomes) {
     if (output === undefined) continue;
     const lines = failureLines(output);
@@ -231,6 +241,8 @@ async function main(): Promise<void> {
   const outcomes: Outcome[] = [];
   const stageTimes: StageTime[] = [];
   let failed = false;
+  /** Why packing failed, told again at the end. */
+  let packingError: string | undefined;
   let packing: Promise<void> | undefined;
   const packOnce = (): Promise<void> =>
     (packing ??= (async () => {
@@ -249,9 +261,8 @@ async function main(): Promise<void> {
         try {
           await packOnce();
         } catch (error) {
-          console.error(
-            `npm test: packing failed: ${error instanceof Error ? error.message : String(error)}`,
-          );
+          packingError ??= (error instanceof Error ? error.message : String(error)).trimEnd();
+          console.error(`npm test: packing failed: ${packingError}`);
           failed = true;
           return;
         }
@@ -287,7 +298,7 @@ async function main(): Promise<void> {
   const order = (outcome: Outcome): number => TEST_PHASES.indexOf(outcome.phase);
   const sorted = [...outcomes].sort((a, b) => order(a) - order(b));
   printSummary(sorted, stageTimes);
-  printFailures(sorted);
+  printFailures(sorted, packingError);
   rmSync(cpuFiles, { recursive: true, force: true });
   if (failed) process.exitCode = 1;
 }

@@ -26,7 +26,7 @@ const testScript = await compiledScript(path.join(root, 'scripts/test.ts'));
 
 writeFileSync(
   path.join(bin, 'npm'),
-  '#!/bin/sh\n# npm pack (packing before the tarball phases): wait for PACK_GATE to exist when it is named, pack nothing.\nif [ "$1" = pack ]; then\n  if [ -n "$PACK_GATE" ]; then n=0; while [ ! -e "$PACK_GATE" ] && [ $n -lt 600 ]; do sleep 0.1; n=$((n + 1)); done; fi\n  echo "[]"; exit 0\nfi\n# npm run <script>: record the script and its niceness, say its name; fail the one named in FAIL_PHASE, as Vitest does.\necho "$2" >> "$PHASES_LOG"\necho "$2 $(nice)" >> "$PHASES_LOG.nice"\necho "output of $2"\n# A process the phase started may still write after npm itself has exited.\n[ "$2" = "$LATE_PHASE" ] && (sleep 0.3; echo "late output of $2") &\n[ "$2" = "$FAIL_PHASE" ] && { echo " FAIL  $2.test.ts > it fails"; echo "AssertionError: expected 1 to be 2"; exit 1; }\nexit 0\n',
+  '#!/bin/sh\n# npm pack (packing before the tarball phases): wait for PACK_GATE to exist when it is named, pack nothing.\nif [ "$1" = pack ]; then\n  [ -n "$PACK_FAIL" ] && { echo "$PACK_FAIL" >&2; exit 1; }\n  if [ -n "$PACK_GATE" ]; then n=0; while [ ! -e "$PACK_GATE" ] && [ $n -lt 600 ]; do sleep 0.1; n=$((n + 1)); done; fi\n  echo "[]"; exit 0\nfi\n# npm run <script>: record the script and its niceness, say its name; fail the one named in FAIL_PHASE, as Vitest does.\necho "$2" >> "$PHASES_LOG"\necho "$2 $(nice)" >> "$PHASES_LOG.nice"\necho "output of $2"\n# A process the phase started may still write after npm itself has exited.\n[ "$2" = "$LATE_PHASE" ] && (sleep 0.3; echo "late output of $2") &\n[ "$2" = "$FAIL_PHASE" ] && { echo " FAIL  $2.test.ts > it fails"; echo "AssertionError: expected 1 to be 2"; exit 1; }\nexit 0\n',
 );
 chmodSync(path.join(bin, 'npm'), 0o755);
 
@@ -41,13 +41,15 @@ interface NpmTestRun {
 /**
  * Runs `npm test -- <phases>` with the stand-in npm; answers its status, the phases started and
  * what it printed. Asynchronous, so that Vitest's worker is not blocked while it runs. With
- * `packAfter`, packing ends only once `npm test` has printed that text.
+ * `packAfter`, packing ends only once `npm test` has printed that text; with `packFail`, `npm
+ * pack` fails, printing that text.
  */
 async function npmTest(
   phases: string[],
   failPhase: string,
   latePhase = '',
   packAfter = '',
+  packFail = '',
 ): Promise<NpmTestRun> {
   rmSync(log, { force: true });
   rmSync(`${log}.nice`, { force: true });
@@ -63,6 +65,7 @@ async function npmTest(
       FAIL_PHASE: failPhase,
       LATE_PHASE: latePhase,
       PACK_GATE: packAfter === '' ? '' : gate,
+      PACK_FAIL: packFail,
       // Packing empties its folder: never the .cache/packed a real npm test may be reading.
       WEFT_TEST_PACKED_DIR: path.join(bin, 'packed'),
     },
@@ -153,6 +156,14 @@ describe('npm test', () => {
     expect(ran).toEqual(['test:build']);
   }, 60_000);
 
+  it('lets a phase already running beside the failing one finish [claim:cg-npm-test-phases]', async () => {
+    // lint and typecheck share a step: lint fails, typecheck still runs to its end and passes.
+    const { status, ran, stdout } = await npmTest(['lint', 'typecheck'], 'lint', 'typecheck');
+    expect(status).toBe(1);
+    expect(ran.sort()).toEqual(['lint', 'typecheck']);
+    expect(stdout).toMatch(/late output of typecheck\n===== typecheck: passed/);
+  }, 60_000);
+
   it.skipIf(process.platform === 'win32')(
     'runs the lanes beside the first at a lower priority, the first at its own [claim:cg-test-lane-priority]',
     async () => {
@@ -189,6 +200,45 @@ describe('npm test', () => {
         ),
       );
     }
+  }, 60_000);
+
+  it('ends its log with why packing failed, when it did, and starts no tarball phase [claim:cg-test-failure-recap]', async () => {
+    const { status, ran, stdout } = await npmTest(
+      ['test:packages', 'test:scaffold'],
+      'none',
+      '',
+      '',
+      'npm error no space left on device',
+    );
+    expect(status).toBe(1);
+    expect(ran).not.toContain('test:packages');
+    expect(ran).not.toContain('test:scaffold');
+    const recap = stdout.slice(stdout.indexOf('What failed in packing the packages'));
+    expect(recap).toMatch(/^What failed in packing the packages \(before the tarball phases/);
+    expect(recap).toMatch(/\n {2}.*npm error no space left on device\n$/);
+  }, 60_000);
+
+  it("ends with each phase's time, its processor time, how busy the machine was, and CI's wall time from them [claim:cg-test-cpu-minutes] [claim:cg-ci-docs-only-phases]", async () => {
+    const { status, stdout } = await npmTest(['lint', 'typecheck'], 'none');
+    expect(status).toBe(0);
+    const summary = stdout.slice(stdout.indexOf('Test phases'));
+    expect(summary).toMatch(/processor minutes/);
+    for (const phase of ['lint', 'typecheck']) {
+      expect(summary).toMatch(
+        new RegExp(
+          `'${phase}'\\s*│\\s*'lint-and-types'\\s*│\\s*\\d+(\\.\\d)?\\s*│\\s*${process.platform === 'linux' ? '\\d' : "''"}`,
+        ),
+      );
+    }
+    if (process.platform === 'linux') {
+      expect(summary).toMatch(/The machine's processors were \d+% busy over the run\n/);
+    }
+    expect(summary).toMatch(
+      /CI, from this run's figures, for a full pull request: about \d+\.\d min after install \(its longest job, "Lint and types"\)/,
+    );
+    expect(summary).toMatch(
+      /CI, from this run's figures, for a pull request that changes only docs: about \d+\.\d min after install/,
+    );
   }, 60_000);
 
   it('starts no tarball phase once packing ends if a phase beside the packing failed meanwhile [claim:cg-npm-test-phases]', async () => {
