@@ -640,7 +640,7 @@ describe('OpenAIModelProvider', () => {
       };
       server.enqueue(stall);
       const error = await failure(
-        generate(provider({ maxRetries: 2, timeoutMs: 5_000, totalTimeoutMs: 200 })),
+        generate(provider({ maxRetries: 2, timeoutMs: 5_000, totalTimeoutMs: 1_000 })),
       );
       expect(server.requests).toHaveLength(1);
       expect(error.code).toBe('WEFT_OPENAI_HTTP_STATUS');
@@ -657,7 +657,7 @@ describe('OpenAIModelProvider', () => {
         response.write('{"error":');
       });
       const cut = await failure(
-        generate(provider({ maxRetries: 2, timeoutMs: 5_000, totalTimeoutMs: 200 })),
+        generate(provider({ maxRetries: 2, timeoutMs: 5_000, totalTimeoutMs: 1_000 })),
       );
       expect(cut).toMatchObject({ code: 'WEFT_OPENAI_HTTP_STATUS', httpStatus: 600, attempts: 1 });
       expect(cut.message).toMatch(/^[^\n]* \(its answer was still arriving after \d+ ms\) \[/);
