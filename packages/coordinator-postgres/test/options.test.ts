@@ -71,6 +71,23 @@ describe('PostgresSpaceCoordinator schema option', () => {
     expect(message).toMatch(/schema must be a lower-case identifier of up to 54 /);
   });
 
+  it('takes letters, digits and _ not led by a digit, and refuses a leading digit, a capital or a hyphen [claim:coord-readme-schema-length]', () => {
+    for (const schema of ['_weft', 'weft_2', 'w']) {
+      expect(resolveOptions({ connectionString, schema }).schema).toBe(schema);
+    }
+    for (const schema of ['2weft', 'Weft', 'weft-a', '']) {
+      let message = '';
+      try {
+        resolveOptions({ connectionString, schema });
+      } catch (error) {
+        expect(WeftError.is(error, 'WEFT_COORDINATOR_INVALID_OPTIONS')).toBe(true);
+        message = (error as Error).message;
+      }
+      expect(message).toContain(`schema must be a lower-case identifier`);
+      expect(message).toContain(`got ${JSON.stringify(schema)}`);
+    }
+  });
+
   it('refuses a schema starting with pg_, which PostgreSQL will not create, naming the reason [claim:coord-readme-schema-pg-prefix]', () => {
     let message = '';
     try {
