@@ -59,10 +59,10 @@ export interface Admission {
 
 /**
  * Builds the gate for one plugin's options. An upgrade request passes its checks in order: the
- * path, the HTTP version and transfer coding (505 for a major version other than 1, such as
- * `HTTP/2.0`, and 501 for a transfer coding other than `chunked`, as the runtime's server answers
- * them; 400 for HTTP/1.0, since RFC 6455 asks for HTTP/1.1), the handshake itself
- * ({@link handshakeProblem}), the `Host` header (exactly one, present, not empty, and an allowed
+ * path, the HTTP version (505 for a major version other than 1, such as `HTTP/2.0`, as the
+ * runtime's server answers it; 400 for HTTP/1.0, since RFC 6455 asks for HTTP/1.1), the transfer
+ * coding (501 for one other than `chunked`, as the runtime's server answers it), the handshake
+ * itself ({@link handshakeProblem}), the `Host` header (exactly one, present, not empty, and an allowed
  * host, against DNS rebinding; the host a request line in absolute form names is judged in its
  * place, as RFC 9112 asks), the
  * `Origin` header (cross-site pages), the connection cap, and the user's `authenticate` hook
@@ -101,8 +101,17 @@ export function upgradeGate(
     }
     // What the runtime's server refuses as it reads a request, the same way: another major HTTP
     // version (505), which Node.js parses as HTTP/1.1, or a transfer coding it does not decode (501).
+    // The version is judged whole before the transfer coding: an HTTP/1.0 upgrade gets its 400
+    // whatever its Transfer-Encoding, and the 505 names the version an upgrade needs, not the
+    // HTTP/1.0 the runtime's server also takes.
     const unread = protocolRefusal(request);
-    if (unread !== undefined) return refuse(unread.status, 'WEFT_BAD_REQUEST', unread.message);
+    if (unread?.status === 505) {
+      return refuse(
+        505,
+        'WEFT_BAD_REQUEST',
+        `HTTP/${request.httpVersionMajor}.${request.httpVersionMinor} is not supported: a websocket upgrade needs HTTP/1.1`,
+      );
+    }
     // RFC 6455 asks for HTTP/1.1: an HTTP/1.0 upgrade is malformed, and a 426 would invite the
     // client to upgrade in a version that cannot.
     if (!isHttp11(request)) {
@@ -112,6 +121,7 @@ export function upgradeGate(
         `A websocket upgrade must use HTTP/1.1 or later, not HTTP/${request.httpVersionMajor}.${request.httpVersionMinor}`,
       );
     }
+    if (unread !== undefined) return refuse(unread.status, 'WEFT_BAD_REQUEST', unread.message);
     const problem = handshakeProblem(request);
     if (problem !== undefined) {
       return refuse(

@@ -103,7 +103,7 @@ describe('upgradeGate', () => {
     ).toEqual({ admitted: {} });
   });
 
-  it('refuses an HTTP/1.0 upgrade with 400 WEFT_BAD_REQUEST, after the path and before the handshake, Host and authenticate [claim:wsdoc-http10] [claim:tsdoc-ws-gate-order] [claim:wsreadme-order] [claim:errors-bad-request-ws-http10]', async () => {
+  it('refuses an HTTP/1.0 upgrade with 400 WEFT_BAD_REQUEST, after the path and before the transfer coding, the handshake, Host and authenticate [claim:wsdoc-http10] [claim:tsdoc-ws-gate-order] [claim:wsreadme-order] [claim:errors-bad-request-ws-http10]', async () => {
     let asked = 0;
     const check = gate({
       allowedHosts: true,
@@ -131,6 +131,27 @@ describe('upgradeGate', () => {
     expect(await refusal(http10(upgrade({ host: 'localhost' })))).toEqual(refused);
     expect(await refusal(http10(upgrade({ host: 'localhost' }, '/ws', 'POST')))).toEqual(refused);
     expect(await refusal(http10(upgrade({})))).toEqual(refused);
+    // The version is judged whole before the transfer coding: a Transfer-Encoding the server
+    // does not decode (501 over HTTP/1.1) does not hide that the upgrade is HTTP/1.0.
+    expect(
+      await refusal(http10(upgrade({ host: 'localhost', 'transfer-encoding': 'gzip' }))),
+    ).toEqual(refused);
+    expect(
+      await refusal(upgrade({ host: 'localhost', 'transfer-encoding': 'gzip' })),
+    ).toMatchObject({
+      status: 501,
+    });
+    // Another major version gets 505, naming the version an upgrade needs (not the HTTP/1.0 the
+    // runtime's server also takes), also with such a Transfer-Encoding.
+    const http2 = Object.assign(upgrade({ host: 'localhost', 'transfer-encoding': 'gzip' }), {
+      httpVersionMajor: 2,
+      httpVersionMinor: 0,
+    });
+    expect(await refusal(http2)).toEqual({
+      status: 505,
+      code: 'WEFT_BAD_REQUEST',
+      message: 'HTTP/2.0 is not supported: a websocket upgrade needs HTTP/1.1',
+    });
     expect(asked).toBe(0);
     // The same request over HTTP/1.1 is admitted.
     expect(await refusal(upgrade({ host: 'localhost' }))).toBe('admitted');
