@@ -539,22 +539,26 @@ describe('step errors in the log', () => {
 
   it('cuts the validation error of a getObject answer to 2,000 characters in the getObject answer rejected line [claim:obs-error-message-cut]', async () => {
     const { logger, lines } = capturingLogger('debug');
-    // One wrong field per item: zod's message for 3,000 items runs to about 200,000 characters.
-    const answer = { items: Array.from({ length: 3_000 }, () => ({ name: 1 })) };
+    // One wrong field per item, each under a key of 300 characters, which its "→ at" line quotes:
+    // the problems getObject quotes run to 4,000 characters, past the log's 2,000.
+    const key = (index: number) => `${'k'.repeat(300)}${index}`;
+    const answer = {
+      items: Object.fromEntries(Array.from({ length: 3_000 }, (_, index) => [key(index), 1])),
+    };
     const runtime = stopAfterTest(
       await Runtime.init({
-        models: [new ScriptedModelProvider({ responses: [answer, { items: [] }] })],
+        models: [new ScriptedModelProvider({ responses: [answer, { items: {} }] })],
         memory: new InMemoryMemoryProvider(),
         plugins: [],
         options: { logger },
       }),
     );
     const result = await runtime.models.getObject({
-      schema: z.object({ items: z.array(z.object({ name: z.string() })) }),
+      schema: z.object({ items: z.record(z.string(), z.string()) }),
       schemaName: 'Items',
       prompt: 'List the items.',
     });
-    expect(result).toEqual({ items: [] });
+    expect(result).toEqual({ items: {} });
     const rejected = lines.filter((line) => line.msg === 'getObject answer rejected');
     expect(rejected).toHaveLength(1);
     const error = String(rejected[0]?.error);
