@@ -138,7 +138,7 @@ describe('PostgresSpaceCoordinator start', () => {
     });
   });
 
-  it('fails through Runtime.start as WEFT_START_FAILED whose cause is the coordinator’s WEFT_COORDINATOR_START_TIMEOUT, and whose message quotes it [claim:errors-coordinator-start-timeout] [claim:scaling-start-deadline]', async () => {
+  it('fails through Runtime.start as WEFT_START_FAILED whose cause is the coordinator’s WEFT_COORDINATOR_START_TIMEOUT, and whose message quotes it [claim:errors-coordinator-start-timeout] [claim:scaling-start-deadline] [claim:coord-readme-start-timeout-runtime]', async () => {
     const schema = db.newSchema();
     await withBlocker(db.url(), async (blocker) => {
       await holdMigrationLock(blocker, schema);
