@@ -142,7 +142,13 @@ describe('PostgresSpaceCoordinator start', () => {
     const schema = db.newSchema();
     await withBlocker(db.url(), async (blocker) => {
       await holdMigrationLock(blocker, schema);
-      const coordinator = coordinatorOf({ schema, statementTimeoutMs: 200, connectTimeoutMs: 500 });
+      // 2 s, not less: each of the two connections is also given connectTimeoutMs to open, and
+      // on a loaded machine one took more than 500 ms, failing the start as a connection failure.
+      const coordinator = coordinatorOf({
+        schema,
+        statementTimeoutMs: 200,
+        connectTimeoutMs: 2_000,
+      });
       const runtime = await Runtime.init({
         models: [new ScriptedModelProvider()],
         memory: new InMemoryMemoryProvider(),
@@ -152,7 +158,7 @@ describe('PostgresSpaceCoordinator start', () => {
       });
       const error = await errorOf(runtime.start());
       expect(error.code).toBe('WEFT_START_FAILED');
-      expect(WeftError.is(error.cause, 'WEFT_COORDINATOR_START_TIMEOUT')).toBe(true);
+      expect(WeftError.is(error.cause, 'WEFT_COORDINATOR_START_TIMEOUT'), error.message).toBe(true);
       // What an instance prints when it cannot start: the step it was waiting for, and the code.
       expect(error.message).toContain(
         `waiting for the lock under which instances prepare the tables of schema "${schema}"`,
